@@ -1,0 +1,19 @@
+# Production image: web (uvicorn) by default; run the worker with
+#   celery -A knownbase worker --concurrency=2
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 KNOWNBASE_ENV=production
+WORKDIR /app
+RUN useradd --system --create-home knownbase
+COPY pyproject.toml README.md ./
+COPY knownbase ./knownbase
+COPY accounts ./accounts
+COPY memory ./memory
+COPY billing ./billing
+COPY mcp_gateway ./mcp_gateway
+COPY templates ./templates
+COPY manage.py ./
+RUN pip install --no-cache-dir . && python manage.py collectstatic --noinput || true
+USER knownbase
+EXPOSE 8000
+CMD ["uvicorn", "knownbase.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "on", "--workers", "2"]

@@ -1,0 +1,47 @@
+# Two commands: `make run` serves the product on an embedded database, `make test` checks everything.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: install run serve worker test lint typecheck pytest db-stop clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py ensure_demo
+	$(MAKE) --no-print-directory serve
+
+serve: install
+	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on
+
+worker: install
+	$(VENV)/bin/celery -A knownbase worker --loglevel=INFO --concurrency=2
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install
+	$(VENV)/bin/mypy .
+
+pytest: install
+	$(VENV)/bin/pytest
+
+test: lint typecheck
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest
+
+db-stop: install
+	$(PY) manage.py stop_embedded_db
+
+clean: db-stop
+	rm -rf .data

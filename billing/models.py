@@ -1,0 +1,28 @@
+"""Plans as data: each team is on one, and the store checks its caps before it writes."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Plan(models.Model):
+    code = models.SlugField(max_length=30, unique=True)
+    name = models.CharField(max_length=60)
+    price_cents_monthly = models.PositiveIntegerField(default=0)
+    max_projects = models.PositiveIntegerField()
+    max_notes = models.PositiveIntegerField(help_text="Non-deleted notes across the team.")
+    max_revisions_per_note = models.PositiveIntegerField()
+    max_members = models.PositiveIntegerField()
+    max_api_keys = models.PositiveIntegerField()
+    semantic_search = models.BooleanField(default=True)
+    requests_per_minute = models.PositiveIntegerField()
+    default_context_budget = models.PositiveIntegerField(default=2000)
+    stripe_price_id = models.CharField(max_length=100, blank=True)
+    is_default = models.BooleanField(default=False, help_text="New teams start on the default plan.")
+    sort_order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["sort_order"]
+
+    def __str__(self) -> str:
+        return self.name

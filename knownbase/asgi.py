@@ -1,0 +1,61 @@
+"""ASGI entry point: /mcp and its OAuth metadata go to the MCP app, everything else to Django.
+
+Django's ASGI handler refuses `lifespan` scopes, so this router answers them itself and starts the
+MCP session managers there (run uvicorn with --lifespan on).
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import AsyncExitStack
+from typing import Any
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
+django_app = get_asgi_application()
+
+from mcp_gateway.server import build_http_app, build_server  # noqa: E402  (needs Django set up)
+
+_full_server = build_server()
+_core_server = build_server(core_only=True)
+mcp_app = build_http_app(_full_server)
+mcp_core_app = build_http_app(_core_server)
+
+Scope = dict[str, Any]
+
+
+def is_mcp_path(path: str) -> bool:
+    return path in ("/mcp", "/mcp/") or path.startswith("/.well-known/oauth-protected-resource")
+
+
+def _wants_core(scope: Scope) -> bool:
+    query = scope.get("query_string", b"").decode("latin-1")
+    return "toolset=core" in query.split("&")
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    async with AsyncExitStack() as stack:
+        message = await receive()
+        if message["type"] != "lifespan.startup":
+            return
+        try:
+            await stack.enter_async_context(_full_server.session_manager.run())
+            await stack.enter_async_context(_core_server.session_manager.run())
+        except Exception as exc:
+            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            return
+        await send({"type": "lifespan.startup.complete"})
+        while (await receive())["type"] != "lifespan.shutdown":
+            pass
+    await send({"type": "lifespan.shutdown.complete"})
+
+
+async def application(scope: Scope, receive: Any, send: Any) -> None:
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+    elif scope["type"] == "http" and is_mcp_path(scope.get("path", "")):
+        app = mcp_core_app if _wants_core(scope) else mcp_app
+        await app(scope, receive, send)
+    else:
+        await django_app(scope, receive, send)

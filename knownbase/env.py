@@ -1,0 +1,101 @@
+"""Typed readers for settings that come from the environment.
+
+Each helper raises ImproperlyConfigured with the variable's name when a value cannot be parsed, so a
+typo in a deployment stops the process at start-up instead of surfacing as odd behaviour later.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "", environ: Mapping[str, str] | None = None) -> str:
+    source = os.environ if environ is None else environ
+    return source.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool = False, environ: Mapping[str, str] | None = None) -> bool:
+    raw = env_str(name, "", environ)
+    if raw == "" and name not in (os.environ if environ is None else environ):
+        return default
+    lowered = raw.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of {sorted(_TRUE | _FALSE - {''})}, got {raw!r}")
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    raw = env_str(name, "", environ)
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, got {value}")
+    return value
+
+
+def env_list(name: str, default: list[str], environ: Mapping[str, str] | None = None) -> list[str]:
+    raw = env_str(name, "", environ)
+    if raw == "":
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_url(
+    name: str,
+    default: str = "",
+    *,
+    schemes: tuple[str, ...],
+    environ: Mapping[str, str] | None = None,
+) -> str:
+    """A URL whose scheme is one of `schemes`, or "" when unset and no default is given."""
+    raw = env_str(name, default, environ)
+    if raw == "":
+        return ""
+    parts = urlsplit(raw)
+    if parts.scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name} must be a URL with scheme {' or '.join(schemes)}, got {parts.scheme!r}"
+        )
+    if not parts.netloc and not parts.path:
+        raise ImproperlyConfigured(f"{name} has no host")
+    return raw
+
+
+def database_from_url(url: str) -> dict[str, object]:
+    """Django DATABASES entry for a postgres:// or postgresql:// URL."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL must be a postgresql:// URL, got scheme {parts.scheme!r}")
+    name = parts.path.lstrip("/")
+    if not name:
+        raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgresql://host/knownbase")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": parts.username or "",
+        "PASSWORD": parts.password or "",
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+    }

@@ -1,0 +1,46 @@
+"""Liveness (/healthz: the process answers) and readiness (/readyz: its dependencies answer)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+def _check_database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except Exception as exc:
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+def _check_redis() -> str:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
+        client.ping()
+    except Exception as exc:
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+def readyz(request: HttpRequest) -> JsonResponse:
+    checks = {"database": _check_database()}
+    if settings.REDIS_URL:
+        checks["redis"] = _check_redis()
+    ready = all(value == "ok" for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if ready else "unavailable", "checks": checks}, status=200 if ready else 503
+    )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"mcp_url": settings.MCP_URL})

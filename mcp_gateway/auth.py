@@ -1,0 +1,54 @@
+"""Bearer credentials → Principal, through the SDK's one-method TokenVerifier protocol."""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken
+from pydantic import ConfigDict
+
+from accounts.principal import Principal, principal_for_api_key
+
+READ_SCOPE = "read"
+WRITE_SCOPE = "write"
+
+
+class PrincipalAccessToken(AccessToken):
+    """An access token that carries the resolved Principal into the tools."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    principal: Principal
+
+
+def _resolve_api_key(token: str) -> Principal | None:
+    close_old_connections()
+    try:
+        return principal_for_api_key(token)
+    finally:
+        close_old_connections()
+
+
+class CredentialVerifier:
+    async def verify_token(self, token: str) -> AccessToken | None:
+        principal = await sync_to_async(_resolve_api_key, thread_sensitive=False)(token)
+        if principal is None:
+            return None
+        scopes = [READ_SCOPE] if principal.read_only else [READ_SCOPE, WRITE_SCOPE]
+        return PrincipalAccessToken(
+            token=token,
+            client_id=f"api-key:{principal.api_key_id}",
+            scopes=scopes,
+            resource=settings.MCP_URL,
+            subject=str(principal.user_id),
+            principal=principal,
+        )
+
+
+def current_principal() -> Principal:
+    token = get_access_token()
+    if not isinstance(token, PrincipalAccessToken):
+        # The auth middleware rejects unauthenticated requests before any tool runs.
+        raise PermissionError("no authenticated principal for this request")
+    return token.principal

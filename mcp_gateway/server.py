@@ -1,0 +1,96 @@
+"""The MCP servers (full and core tool sets) and their streamable HTTP apps."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import ValidationError
+from starlette.applications import Starlette
+
+from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
+from mcp_gateway.auth import READ_SCOPE, CredentialVerifier
+from mcp_gateway.results import error
+from mcp_gateway.tooling import TOOLS, tool_param_names
+
+INSTRUCTIONS = (
+    "Knownbase is this team's durable project memory. Call get_context at the start of a task, "
+    "remember durable facts as you learn them, and checkpoint before you stop."
+)
+
+
+def _first_validation_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "arguments"
+    return f"`{where}`: {first['msg']}."
+
+
+class KnownbaseMCP(MCPServer[Any]):
+    """Answers bad arguments with an in-band invalid_argument result, never a protocol error."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> Any:
+        spec = TOOLS.get(name)
+        if spec is None or self._tool_manager.get_tool(name) is None:
+            return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
+        unknown = sorted(set(arguments) - tool_param_names(spec.fn))
+        if unknown:
+            allowed = ", ".join(sorted(tool_param_names(spec.fn))) or "none"
+            return error("invalid_argument", f"Unknown argument(s) {unknown} for {name}. Allowed: {allowed}.")
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                return error("invalid_argument", _first_validation_error(exc.__cause__))
+            return error("internal", "The server failed to complete this call; nothing was changed.")
+
+
+def transport_security() -> TransportSecuritySettings:
+    hosts: list[str] = []
+    for host in settings.ALLOWED_HOSTS:
+        hosts += [host, f"{host}:*"]
+    site = urlsplit(settings.SITE_URL)
+    origins = [f"{site.scheme}://{site.netloc}", *settings.MCP_ALLOWED_ORIGINS]
+    origins += [f"http://{h}:*" for h in ("127.0.0.1", "localhost", "[::1]") if h in settings.ALLOWED_HOSTS]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection="*" not in settings.ALLOWED_HOSTS,
+        allowed_hosts=hosts,
+        allowed_origins=origins,
+    )
+
+
+def build_server(core_only: bool = False) -> KnownbaseMCP:
+    server = KnownbaseMCP(
+        name="knownbase",
+        instructions=INSTRUCTIONS,
+        token_verifier=CredentialVerifier(),
+        # Plain strings, validated by the model: a parsed URL would gain a trailing slash.
+        auth=AuthSettings.model_validate(
+            {
+                "issuer_url": settings.SITE_URL,
+                "resource_server_url": settings.MCP_URL,
+                "validate_token_resource": True,
+                "required_scopes": [READ_SCOPE],
+            }
+        ),
+    )
+    for spec in TOOLS.values():
+        if core_only and not spec.core:
+            continue
+        server.add_tool(spec.fn, name=spec.name, description=spec.description, annotations=spec.annotations)
+    return server
+
+
+def build_http_app(server: KnownbaseMCP) -> Starlette:
+    return server.streamable_http_app(
+        streamable_http_path="/mcp",
+        stateless_http=True,
+        json_response=True,
+        transport_security=transport_security(),
+    )

@@ -1,0 +1,30 @@
+"""Audit rows: who did what, where and through which client. Callers pass ids and names, never text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.principal import Principal
+from memory.models import AuditEvent
+
+
+def record(
+    principal: Principal | None,
+    action: str,
+    *,
+    team_id: int | None = None,
+    project_id: int | None = None,
+    object_id: str = "",
+    actor_id: int | None = None,
+    **detail: Any,
+) -> AuditEvent:
+    """Write one audit row. `principal` None means a system action (a command, a webhook)."""
+    return AuditEvent.objects.create(
+        team_id=team_id if team_id is not None else (principal.team_id if principal else None),
+        project_id=project_id,
+        actor_id=principal.user_id if principal else actor_id,
+        client=principal.client_name if principal else "system",
+        action=action,
+        object_id=object_id,
+        detail=detail,
+    )

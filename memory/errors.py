@@ -1,0 +1,51 @@
+"""Errors the store raises; each entry point maps `code` to its own wire form (MCP isError, HTTP status)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class StoreError(Exception):
+    code = "internal"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.details}
+
+
+class NotFound(StoreError):
+    code = "not_found"
+
+
+class Forbidden(StoreError):
+    code = "forbidden"
+
+
+class InvalidArgument(StoreError):
+    code = "invalid_argument"
+
+
+class VersionConflict(StoreError):
+    code = "version_conflict"
+
+
+class Screened(StoreError):
+    code = "screened"
+
+
+class PlanLimit(StoreError):
+    code = "plan_limit"
+
+
+class RateLimited(StoreError):
+    code = "rate_limited"
+
+
+READ_ONLY_MESSAGE = (
+    "This credential is read-only (a read-only key or the viewer role): it can call read tools only. "
+    "Ask a team owner for a read-write key."
+)

@@ -1,0 +1,224 @@
+"""Projects and the notes they hold, with revisions, links, idempotency records and the audit log.
+
+Notes are written only through memory.store; these models keep the rules that belong to the data.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models.functions import Upper
+from django.utils import timezone
+
+from memory.fields import EmbeddingField
+from memory.ids import new_note_id
+
+
+class NoteType(models.TextChoices):
+    DECISION = "decision"
+    CONSTRAINT = "constraint"
+    ARCHITECTURE = "architecture"
+    FACT = "fact"
+    INCIDENT = "incident"
+    FAILED_APPROACH = "failed_approach"
+    PROCEDURE = "procedure"
+    STATUS = "status"
+    TASK = "task"
+    HANDOFF = "handoff"
+    PREFERENCE = "preference"
+    REFERENCE = "reference"
+    NOTE = "note"
+
+
+class NoteStatus(models.TextChoices):
+    CURRENT = "current"
+    SUPERSEDED = "superseded"
+    HISTORICAL = "historical"
+    DISPUTED = "disputed"
+    PENDING = "pending"
+
+
+class Visibility(models.TextChoices):
+    TEAM = "team"
+    PRIVATE = "private"
+
+
+class LinkKind(models.TextChoices):
+    RELATES_TO = "relates_to"
+    DEPENDS_ON = "depends_on"
+    CONTRADICTS = "contradicts"
+    DERIVED_FROM = "derived_from"
+
+
+class Project(models.Model):
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="projects")
+    slug = models.SlugField(max_length=60)
+    name = models.CharField(max_length=120)
+    summary = models.TextField(blank=True)
+    agent_instructions = models.TextField(blank=True)
+    default_context_budget = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Token budget for get_context when the caller gives none."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["team", "slug"], name="project_team_slug_unique")]
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+def _search_document() -> models.Expression:
+    """Weighted full-text document: title (A) > tags (B) > body (C)."""
+    tags_text = models.Func(models.F("tags"), function="knownbase_tags_text", output_field=models.TextField())
+    return (
+        SearchVector("title", config="english", weight="A")
+        + SearchVector(tags_text, config="english", weight="B")
+        + SearchVector("body", config="english", weight="C")
+    )
+
+
+class Note(models.Model):
+    public_id = models.CharField(max_length=24, unique=True, default=new_note_id, editable=False)
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="notes")
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    type = models.CharField(max_length=20, choices=NoteType.choices, default=NoteType.NOTE)
+    status = models.CharField(max_length=12, choices=NoteStatus.choices, default=NoteStatus.CURRENT)
+    title = models.CharField(max_length=300)
+    body = models.TextField(blank=True)
+    importance = models.FloatField(default=0.5)
+    tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    source = models.CharField(max_length=100, blank=True, help_text="Which client wrote it.")
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.TEAM)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    version = models.PositiveIntegerField(default=1)
+    content_hash = models.CharField(max_length=64, db_index=True)
+    access_count = models.PositiveIntegerField(default=0)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    delete_reason = models.CharField(max_length=300, blank=True)
+    embedding = EmbeddingField(null=True, blank=True)
+    embedding_model = models.CharField(max_length=100, blank=True)
+    embedding_hash = models.CharField(
+        max_length=64, blank=True, help_text="content_hash the embedding is of."
+    )
+    search_document = models.GeneratedField(
+        expression=_search_document(), output_field=SearchVectorField(), db_persist=True
+    )
+
+    class Meta:
+        indexes = [
+            # Change feed: oldest first by (updated_at, id) within a project.
+            models.Index(fields=["project", "updated_at", "id"], name="note_feed_idx"),
+            models.Index(fields=["project", "status", "type"], name="note_project_status_type_idx"),
+            models.Index(fields=["project", "content_hash"], name="note_project_hash_idx"),
+            GinIndex(fields=["search_document"], name="note_search_gin"),
+            GinIndex(OpClass(Upper("title"), name="gin_trgm_ops"), name="note_title_trgm"),
+            GinIndex(fields=["tags"], name="note_tags_gin"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.public_id} {self.title[:40]}"
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+
+class NoteRevision(models.Model):
+    """The state of a note before an edit; kept up to the plan's cap per note, oldest pruned first."""
+
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=20, choices=NoteType.choices)
+    status = models.CharField(max_length=12, choices=NoteStatus.choices)
+    title = models.CharField(max_length=300)
+    body = models.TextField(blank=True)
+    tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    importance = models.FloatField(default=0.5)
+    edited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    client = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["note", "version"], name="revision_note_version_unique")
+        ]
+        ordering = ["-version"]
+
+    def __str__(self) -> str:
+        return f"{self.note_id} v{self.version}"
+
+
+class NoteLink(models.Model):
+    from_note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="links_out")
+    to_note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="links_in")
+    kind = models.CharField(max_length=20, choices=LinkKind.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["from_note", "to_note", "kind"], name="link_unique"),
+            models.CheckConstraint(condition=~models.Q(from_note=models.F("to_note")), name="link_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_note_id} {self.kind} {self.to_note_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored result of a write made with an idempotency key, returned again on a retry."""
+
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    operation = models.CharField(max_length=40)
+    response = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user", "operation", "key"], name="idempotency_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.operation}:{self.key}"
+
+
+class AuditEvent(models.Model):
+    """Who did what, where and through which client. Never holds note text or secrets."""
+
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, null=True, related_name="+")
+    project = models.ForeignKey(Project, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    client = models.CharField(max_length=100, blank=True)
+    action = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["team", "-created_at"], name="audit_team_time_idx")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_id}"

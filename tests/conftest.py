@@ -1,0 +1,77 @@
+"""The named cast every test shares.
+
+Team "acme" (plan: developer) has Olivia the owner, Mia a member and Victor a viewer, and two
+projects, payments and website. Oscar the outsider owns team "globex" with its project lab.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from accounts import actions
+from accounts.models import Membership, Role, Team, User
+from accounts.principal import Principal, principal_for_membership
+from billing.models import Plan
+from billing.plans import ensure_catalogue
+from memory.models import Project
+
+
+@dataclass
+class Cast:
+    acme: Team
+    globex: Team
+    owner: User
+    member: User
+    viewer: User
+    outsider: User
+    payments: Project
+    website: Project
+    lab: Project
+
+    def principal(self, user: User, *, project: Project | None = None, read_only: bool = False) -> Principal:
+        team = self.globex if user == self.outsider else self.acme
+        membership = Membership.objects.get(team=team, user=user)
+        return principal_for_membership(
+            membership,
+            project_id=project.pk if project else None,
+            read_only=read_only,
+            client_name="pytest",
+        )
+
+    def key(self, user: User, *, project: Project | None = None, read_only: bool = False) -> str:
+        team = self.globex if user == self.outsider else self.acme
+        _, raw = actions.issue_api_key(
+            team, user, project_id=project.pk if project else None, read_only=read_only, name="test key"
+        )
+        return raw
+
+
+def make_cast() -> Cast:
+    ensure_catalogue()  # transactional tests flush the plans the migration seeded
+    developer = Plan.objects.get(code="developer")
+    owner = actions.create_user("olivia@acme.test", "correct horse battery", name="Olivia Owner")
+    member = actions.create_user("mia@acme.test", "correct horse battery", name="Mia Member")
+    viewer = actions.create_user("victor@acme.test", "correct horse battery", name="Victor Viewer")
+    outsider = actions.create_user("oscar@globex.test", "correct horse battery", name="Oscar Outsider")
+    acme = actions.create_team(owner, "Acme", "acme", plan=developer)
+    Membership.objects.create(team=acme, user=member, role=Role.MEMBER)
+    Membership.objects.create(team=acme, user=viewer, role=Role.VIEWER)
+    globex = actions.create_team(outsider, "Globex", "globex", plan=developer)
+    payments = Project.objects.create(team=acme, slug="payments", name="Payments API")
+    website = Project.objects.create(team=acme, slug="website", name="Website")
+    lab = Project.objects.create(team=globex, slug="lab", name="Secret lab")
+    return Cast(acme, globex, owner, member, viewer, outsider, payments, website, lab)
+
+
+@pytest.fixture
+def cast(db: None) -> Cast:
+    return make_cast()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # PBKDF2 costs ~0.3 s a user by design; tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from knownbase.env import database_from_url, env_bool, env_int, env_list, env_str, env_url
+
+
+def test_env_str_strips_and_defaults():
+    assert env_str("X", "d", environ={}) == "d"
+    assert env_str("X", environ={"X": "  v "}) == "v"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("TRUE", True), ("on", True), ("0", False), ("no", False)]
+)
+def test_env_bool_parses(raw, expected):
+    assert env_bool("DEBUG", environ={"DEBUG": raw}) is expected
+
+
+def test_env_bool_default_and_garbage():
+    assert env_bool("DEBUG", True, environ={}) is True
+    with pytest.raises(ImproperlyConfigured, match="DEBUG"):
+        env_bool("DEBUG", environ={"DEBUG": "maybe"})
+
+
+def test_env_int_bounds_and_garbage():
+    assert env_int("N", 5, environ={}) == 5
+    assert env_int("N", 5, environ={"N": "7"}) == 7
+    with pytest.raises(ImproperlyConfigured, match="whole number"):
+        env_int("N", 5, environ={"N": "seven"})
+    with pytest.raises(ImproperlyConfigured, match="at least 1"):
+        env_int("N", 5, minimum=1, environ={"N": "0"})
+    with pytest.raises(ImproperlyConfigured, match="at most 9"):
+        env_int("N", 5, maximum=9, environ={"N": "10"})
+
+
+def test_env_list_splits_on_commas():
+    assert env_list("H", ["a"], environ={}) == ["a"]
+    assert env_list("H", [], environ={"H": "a.com, b.com,,"}) == ["a.com", "b.com"]
+
+
+def test_env_url_checks_scheme():
+    assert (
+        env_url("R", schemes=("redis",), environ={"R": "redis://localhost:6379/0"})
+        == "redis://localhost:6379/0"
+    )
+    assert env_url("R", schemes=("redis",), environ={}) == ""
+    with pytest.raises(ImproperlyConfigured, match="R must be a URL with scheme redis"):
+        env_url("R", schemes=("redis",), environ={"R": "http://localhost"})
+
+
+def test_database_from_url():
+    entry = database_from_url("postgresql://kb:s3cret@db.internal:6543/knownbase")
+    assert entry["NAME"] == "knownbase"
+    assert (entry["USER"], entry["PASSWORD"], entry["HOST"], entry["PORT"]) == (
+        "kb",
+        "s3cret",
+        "db.internal",
+        "6543",
+    )
+    with pytest.raises(ImproperlyConfigured, match="must name a database"):
+        database_from_url("postgresql://localhost")

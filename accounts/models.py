@@ -6,12 +6,15 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from billing.models import Plan
 
 
 class UserManager(BaseUserManager["User"]):
@@ -69,6 +72,39 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.slug
+
+    # Plan caps. A downgrade never deletes anything: these only refuse what would go past a cap.
+    @property
+    def effective_plan(self) -> Plan:
+        from billing.models import Plan
+
+        if self.plan is not None:
+            return self.plan
+        return Plan.default()
+
+    def projects_used(self) -> int:
+        return int(self.projects.count())
+
+    def notes_used(self) -> int:
+        return int(self.notes.filter(deleted_at__isnull=True).count())
+
+    def members_used(self) -> int:
+        return int(self.memberships.count())
+
+    def api_keys_used(self) -> int:
+        return int(self.api_keys.usable().count())
+
+    def projects_available(self) -> int:
+        return max(0, self.effective_plan.max_projects - self.projects_used())
+
+    def notes_available(self) -> int:
+        return max(0, self.effective_plan.max_notes - self.notes_used())
+
+    def members_available(self) -> int:
+        return max(0, self.effective_plan.max_members - self.members_used())
+
+    def api_keys_available(self) -> int:
+        return max(0, self.effective_plan.max_api_keys - self.api_keys_used())
 
 
 class Membership(models.Model):

@@ -26,3 +26,26 @@ class Plan(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def default(cls) -> Plan:
+        """The plan of a team with none set: the catalogue's default, created if it is missing."""
+        plan = cls.objects.filter(is_default=True).first()
+        if plan is None:
+            from billing.plans import ensure_catalogue
+
+            ensure_catalogue()
+            plan = cls.objects.get(is_default=True)
+        return plan
+
+    def caps(self) -> dict[str, int | bool]:
+        return {
+            "projects": self.max_projects,
+            "notes": self.max_notes,
+            "revisions_per_note": self.max_revisions_per_note,
+            "members": self.max_members,
+            "api_keys": self.max_api_keys,
+            "semantic_search": self.semantic_search,
+            "requests_per_minute": self.requests_per_minute,
+            "default_context_budget": self.default_context_budget,
+        }

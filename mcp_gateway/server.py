@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
 from mcp_gateway.auth import READ_SCOPE, CredentialVerifier
 from mcp_gateway.results import error
+from mcp_gateway.schema import compact_schema, one_line
 from mcp_gateway.tooling import TOOLS, tool_param_names
 
 INSTRUCTIONS = (
@@ -83,7 +84,13 @@ def build_server(core_only: bool = False) -> KnownbaseMCP:
     for spec in TOOLS.values():
         if core_only and not spec.core:
             continue
-        server.add_tool(spec.fn, name=spec.name, description=spec.description, annotations=spec.annotations)
+        server.add_tool(
+            spec.fn, name=spec.name, description=one_line(spec.description), annotations=spec.annotations
+        )
+        registered = server._tool_manager.get_tool(spec.name)
+        if registered is not None:
+            # Only the published schema is compacted; arguments are still validated in full.
+            registered.parameters = compact_schema(registered.parameters)
     return server
 
 

@@ -25,12 +25,9 @@ class ToolSpec:
     @property
     def annotations(self) -> ToolAnnotations:
         if self.kind == "read":
-            return ToolAnnotations(read_only_hint=True, open_world_hint=False)
+            return ToolAnnotations(read_only_hint=True)
         return ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=self.destructive,
-            idempotent_hint=self.idempotent,
-            open_world_hint=False,
+            read_only_hint=False, destructive_hint=self.destructive, idempotent_hint=self.idempotent
         )
 
 

@@ -1,8 +1,9 @@
-"""MCP tools: parse → call the store → shape. Descriptions are instructions to the agent."""
+"""MCP tools: parse → call the store → shape. Descriptions are instructions to the agent, kept short:
+every word of tools/list is paid for in every session."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from mcp.types import CallToolResult
 from pydantic import Field
@@ -12,28 +13,268 @@ from mcp_gateway.results import call_store
 from mcp_gateway.tooling import tool
 from memory import store
 
-ProjectName = Annotated[str, Field(min_length=1, max_length=120)]
+NoteTypeName = Literal[
+    "decision",
+    "constraint",
+    "architecture",
+    "fact",
+    "incident",
+    "failed_approach",
+    "procedure",
+    "status",
+    "task",
+    "handoff",
+    "preference",
+    "reference",
+    "note",
+]
+StatusName = Literal["current", "superseded", "historical", "disputed", "pending"]
+Project = Annotated[str, Field(description="project slug")]
+NoteId = Annotated[str, Field(max_length=40)]
+Text = Annotated[str, Field(max_length=50000)]
+Tags = Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=20)]
+Importance = Annotated[float, Field(ge=0, le=1)]
+IdempotencyKey = Annotated[str, Field(max_length=200, description="retry-safe key")]
+Version = Annotated[int, Field(ge=1, description="refuse if the note moved on")]
+
+
+@tool("read", core=True)
+async def get_context(
+    project: Project,
+    query: Annotated[str | None, Field(max_length=500, description="what you are about to do")] = None,
+    detail: Literal["lean", "balanced", "deep"] = "balanced",
+    max_tokens: Annotated[int | None, Field(ge=100, le=50000)] = None,
+    types: list[NoteTypeName] | None = None,
+) -> CallToolResult:
+    """START HERE for project work: constraints, conflicts, decisions, architecture, failed approaches,
+    status and open items within a token budget. meta.omitted ids can be read with get_notes."""
+    return await call_store(
+        store.get_context,
+        current_principal(),
+        project,
+        query=query,
+        detail=detail,
+        max_tokens=max_tokens,
+        types=types,
+    )
+
+
+@tool("read", core=True)
+async def get_changes_since(
+    project: Project,
+    since: Annotated[str | None, Field(description="RFC 3339 time")] = None,
+    cursor: str | None = None,
+    types: list[NoteTypeName] | None = None,
+    statuses: list[StatusName] | None = None,
+    limit: Annotated[int, Field(ge=1, le=200)] = 50,
+    max_tokens: Annotated[int | None, Field(ge=1, le=100000)] = None,
+) -> CallToolResult:
+    """RESUME AFTER ANOTHER AGENT OR HUMAN MAY HAVE CHANGED THE PROJECT: notes created, updated or
+    deleted after `since`/`cursor`, oldest first. Page while has_more; keep the cursor."""
+    return await call_store(
+        store.get_changes_since,
+        current_principal(),
+        project,
+        since=since,
+        cursor=cursor,
+        types=types,
+        statuses=statuses,
+        limit=limit,
+        max_tokens=max_tokens,
+    )
+
+
+@tool("write", core=True)
+async def remember(
+    project: Project,
+    content: Text,
+    type: NoteTypeName | None = None,
+    title: Annotated[str | None, Field(max_length=300)] = None,
+    tags: Tags | None = None,
+    importance: Importance | None = None,
+    supersedes: Annotated[list[NoteId] | None, Field(max_length=20, description="ids this replaces")] = None,
+    force: bool = False,
+    idempotency_key: IdempotencyKey | None = None,
+    visibility: Literal["team", "private"] | None = None,
+    source: Annotated[str | None, Field(max_length=100)] = None,
+) -> CallToolResult:
+    """Store one durable fact, decision or lesson as you learn it. Status: created, updated,
+    duplicate, or conflict (nothing stored; resolve with supersedes or force as the reply says)."""
+    return await call_store(
+        store.remember,
+        current_principal(),
+        project,
+        content,
+        type=type,
+        title=title,
+        tags=tags,
+        importance=importance,
+        supersedes=supersedes,
+        force=force,
+        idempotency_key=idempotency_key,
+        visibility=visibility,
+        source=source,
+    )
+
+
+Items = Annotated[list[Text] | None, Field(max_length=30)]
+
+
+@tool("write", core=True)
+async def checkpoint(
+    project: Project,
+    summary: Text,
+    decisions: Items = None,
+    open_items: Items = None,
+    failed_approaches: Items = None,
+    next_actions: Items = None,
+    idempotency_key: IdempotencyKey | None = None,
+) -> CallToolResult:
+    """BEFORE YOU STOP or hand over: record what was done, decided, left open, failed, and what
+    comes next."""
+    return await call_store(
+        store.checkpoint,
+        current_principal(),
+        project,
+        summary,
+        decisions=decisions,
+        open_items=open_items,
+        failed_approaches=failed_approaches,
+        next_actions=next_actions,
+        idempotency_key=idempotency_key,
+    )
+
+
+@tool("read", core=True)
+async def search_notes(
+    query: Annotated[str, Field(min_length=1, max_length=500)],
+    project: Project | None = None,
+    semantic: bool = False,
+    types: list[NoteTypeName] | None = None,
+    statuses: list[StatusName] | None = None,
+    tags: Tags | None = None,
+    limit: Annotated[int, Field(ge=1, le=50)] = 10,
+    include_body: bool = False,
+) -> CallToolResult:
+    """Find notes by keywords (semantic=true for meaning). Lean snippets; read notes with get_notes."""
+    return await call_store(
+        store.search_notes,
+        current_principal(),
+        query,
+        project=project,
+        semantic=semantic,
+        types=types,
+        statuses=statuses,
+        tags=tags,
+        limit=limit,
+        include_body=include_body,
+    )
+
+
+@tool("read", core=True)
+async def get_notes(
+    ids: Annotated[list[NoteId], Field(min_length=1, max_length=50)], include_body: bool = True
+) -> CallToolResult:
+    """Read notes by id in one call; unknown ids are listed in `missing`."""
+    return await call_store(store.get_notes, current_principal(), ids, include_body=include_body)
+
+
+@tool("write", idempotent=True)
+async def save_note(
+    id: NoteId | None = None,
+    project: Project | None = None,
+    title: Annotated[str | None, Field(max_length=300)] = None,
+    body: Text | None = None,
+    type: NoteTypeName | None = None,
+    status: StatusName | None = None,
+    tags: Tags | None = None,
+    importance: Importance | None = None,
+    visibility: Literal["team", "private"] | None = None,
+    expected_version: Version | None = None,
+) -> CallToolResult:
+    """Create a note (project, title, body) or replace fields of one (id). Prefer remember for new
+    knowledge: it checks for duplicates and contradictions."""
+    return await call_store(
+        store.save_note,
+        current_principal(),
+        id=id,
+        project=project,
+        title=title,
+        body=body,
+        type=type,
+        status=status,
+        tags=tags,
+        importance=importance,
+        visibility=visibility,
+        expected_version=expected_version,
+    )
+
+
+@tool("write")
+async def patch_note(
+    id: NoteId,
+    op: Literal["append", "prepend", "replace"],
+    text: Text,
+    find: Annotated[str | None, Field(description="exact text, once in the body")] = None,
+    expected_version: Version | None = None,
+) -> CallToolResult:
+    """Edit a note's body without resending it: append, prepend, or replace an exact `find` text."""
+    return await call_store(
+        store.patch_note, current_principal(), id, op, text, find=find, expected_version=expected_version
+    )
+
+
+@tool("write", destructive=True, idempotent=True)
+async def delete_note(
+    id: NoteId, reason: Annotated[str | None, Field(max_length=300)] = None
+) -> CallToolResult:
+    """Delete a wrong or obsolete note (restorable by people). For outdated knowledge prefer
+    remember(supersedes=[id])."""
+    return await call_store(store.delete_note, current_principal(), id, reason=reason)
+
+
+@tool("read")
+async def list_note_revisions(
+    id: NoteId, limit: Annotated[int, Field(ge=1, le=100)] = 20, include_body: bool = False
+) -> CallToolResult:
+    """List a note's earlier versions, newest first."""
+    return await call_store(
+        store.list_note_revisions, current_principal(), id, limit=limit, include_body=include_body
+    )
+
+
+@tool("read")
+async def get_note_revision(id: NoteId, version: Annotated[int, Field(ge=1)]) -> CallToolResult:
+    """Read one version of a note in full."""
+    return await call_store(store.get_note_revision, current_principal(), id, version)
+
+
+@tool("write", idempotent=True)
+async def relate_notes(
+    from_id: NoteId,
+    to_id: NoteId,
+    kind: Literal["relates_to", "depends_on", "contradicts", "derived_from"],
+    remove: bool = False,
+) -> CallToolResult:
+    """Link two notes (or remove the link). Links raise the target's rank; contradicts shows as a
+    conflict in get_context."""
+    return await call_store(store.relate_notes, current_principal(), from_id, to_id, kind, remove=remove)
 
 
 @tool("read")
 async def list_projects() -> CallToolResult:
-    """List the projects this credential can see, with slug, name, summary and note count.
-    Use a slug as `project` in other tools."""
+    """List the projects this credential can see, with note counts. Use a slug as `project`."""
     return await call_store(store.list_projects, current_principal())
 
 
 @tool("write")
 async def create_project(
-    name: ProjectName,
-    slug: Annotated[
-        str | None, Field(max_length=60, description="lowercase-hyphenated; derived from name")
-    ] = None,
+    name: Annotated[str, Field(min_length=1, max_length=120)],
+    slug: Annotated[str | None, Field(max_length=60)] = None,
     summary: Annotated[str | None, Field(max_length=20000)] = None,
-    agent_instructions: Annotated[
-        str | None, Field(max_length=20000, description="shown to agents in get_context")
-    ] = None,
+    agent_instructions: Annotated[str | None, Field(max_length=20000)] = None,
 ) -> CallToolResult:
-    """Create a project (team-wide keys only). Returns its slug."""
+    """Create a project (team-wide keys only). agent_instructions are shown in get_context."""
     return await call_store(
         store.create_project,
         current_principal(),
@@ -42,3 +283,35 @@ async def create_project(
         summary=summary,
         agent_instructions=agent_instructions,
     )
+
+
+@tool("write", idempotent=True)
+async def rename_project(
+    project: Project,
+    name: Annotated[str | None, Field(max_length=120)] = None,
+    slug: Annotated[str | None, Field(max_length=60)] = None,
+) -> CallToolResult:
+    """Rename a project or change its slug."""
+    return await call_store(store.rename_project, current_principal(), project, name=name, slug=slug)
+
+
+@tool("write", idempotent=True)
+async def rename_tag(
+    project: Project,
+    old: Annotated[str, Field(max_length=64)],
+    new: Annotated[str, Field(max_length=64)],
+) -> CallToolResult:
+    """Rename a tag on every note of a project (merges into `new` if it exists)."""
+    return await call_store(store.rename_tag, current_principal(), project, old, new)
+
+
+@tool("read")
+async def export_project(project: Project, format: Literal["json", "markdown"] = "json") -> CallToolResult:
+    """Export a whole project; returns counts and a short-lived download URL."""
+    return await call_store(store.export_project, current_principal(), project, format)
+
+
+@tool("read")
+async def get_usage() -> CallToolResult:
+    """Show the team's plan, its caps and current usage."""
+    return await call_store(store.get_usage, current_principal())

@@ -90,6 +90,9 @@ class Note(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    last_edited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     type = models.CharField(max_length=20, choices=NoteType.choices, default=NoteType.NOTE)
     status = models.CharField(max_length=12, choices=NoteStatus.choices, default=NoteStatus.CURRENT)
     title = models.CharField(max_length=300)

@@ -6,6 +6,7 @@ projects, payments and website. Oscar the outsider owns team "globex" with its p
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,3 +76,13 @@ def cast(db: None) -> Cast:
 def _fast_password_hashing(settings: Any) -> None:
     # PBKDF2 costs ~0.3 s a user by design; tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    # One test database per pytest process, so runs side by side (CI, a developer, a benchmark) never
+    # fight over test_knownbase.
+    from django.conf import settings
+
+    default: dict[str, Any] = settings.DATABASES["default"]
+    default.setdefault("TEST", {})["NAME"] = f"test_{default['NAME']}_{os.getpid()}"

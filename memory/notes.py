@@ -1,0 +1,140 @@
+"""Shaping notes for responses, and the one edit path that keeps versions and revisions right."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from datetime import UTC
+from typing import Any
+
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.principal import Principal
+from memory.errors import VersionConflict
+from memory.models import Note, NoteRevision
+
+REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
+_WS = re.compile(r"\s+")
+
+
+def rfc3339(value: Any) -> str | None:
+    if value is None:
+        return None
+    return str(value.astimezone(UTC).isoformat().replace("+00:00", "Z"))
+
+
+def content_hash(body: str) -> str:
+    """Hash of the body with case and whitespace folded: equal hashes are the same statement."""
+    normalized = _WS.sub(" ", body.strip().lower())
+    return hashlib.sha256(normalized.encode()).hexdigest()
+
+
+def note_dict(note: Note, *, body: bool = True) -> dict[str, Any]:
+    """The contract's note object. Expects project (and superseded_by) selected or cached."""
+    data: dict[str, Any] = {
+        "id": note.public_id,
+        "project": note.project.slug,
+        "type": note.type,
+        "status": note.status,
+        "title": note.title,
+        "version": note.version,
+        "tags": list(note.tags),
+        "importance": note.importance,
+        "visibility": note.visibility,
+        "source": note.source,
+        "created_at": rfc3339(note.created_at),
+        "updated_at": rfc3339(note.updated_at),
+    }
+    if body:
+        data["body"] = note.body
+    else:
+        data["body_chars"] = len(note.body)
+    if note.superseded_by_id is not None:
+        data["superseded_by"] = note.superseded_by.public_id if note.superseded_by else None
+    supersedes = getattr(note, "supersedes_ids", None)
+    if supersedes is None:
+        supersedes = list(note.supersedes.values_list("public_id", flat=True)) if note.pk else []
+    if supersedes:
+        data["supersedes"] = supersedes
+    if note.deleted_at is not None:
+        data["deleted_at"] = rfc3339(note.deleted_at)
+    return data
+
+
+def excerpt(text: str, limit: int) -> str:
+    text = _WS.sub(" ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 1)]
+    space = cut.rfind(" ")
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:") + "…"
+
+
+Changes = dict[str, Any] | Callable[[Note], dict[str, Any]]
+
+
+def edit_note(
+    note: Note,
+    principal: Principal,
+    changes: Changes,
+    *,
+    expected_version: int | None = None,
+    max_revisions: int,
+) -> Note:
+    """Apply `changes` as one new version: lock the row, check the version, keep the previous state
+    as a revision, bump the version, prune old revisions. Call inside a transaction.
+
+    Changes that depend on the current content (append, tag merges) pass a function of the locked
+    row, so concurrent edits build on each other instead of overwriting each other."""
+    locked = Note.objects.select_for_update().get(pk=note.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise VersionConflict(
+            f"Note {locked.public_id} is at version {locked.version}, not the expected_version "
+            f"{expected_version}. Read it again with get_notes(ids=['{locked.public_id}']) and redo the edit "
+            f"on version {locked.version}.",
+            current_version=locked.version,
+            expected_version=expected_version,
+        )
+    values = dict(changes(locked) if callable(changes) else changes)
+    NoteRevision.objects.create(
+        note=locked,
+        version=locked.version,
+        edited_by_id=locked.last_edited_by_id or locked.author_id,
+        client=locked.source,
+        created_at=locked.updated_at,
+        **{field: getattr(locked, field) for field in REVISIONED_FIELDS},
+    )
+    now = timezone.now()
+    if "body" in values:
+        values["content_hash"] = content_hash(values["body"])
+    values.update(updated_at=now, last_edited_by_id=principal.user_id, version=F("version") + 1)
+    # The version filter makes the update conditional even if a caller forgot the row lock.
+    updated = Note.objects.filter(pk=locked.pk, version=locked.version).update(**values)
+    if updated != 1:
+        raise VersionConflict(f"Note {locked.public_id} changed while it was being edited; retry.")
+    prune_revisions([locked.pk], max_revisions)
+    locked.refresh_from_db()
+    return locked
+
+
+def prune_revisions(note_ids: list[int], keep: int) -> None:
+    """Keep the newest `keep` revisions of each note, in one statement."""
+    if not note_ids:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            DELETE FROM memory_noterevision r
+            USING (
+                SELECT id, row_number() OVER (PARTITION BY note_id ORDER BY version DESC) AS position
+                FROM memory_noterevision WHERE note_id = ANY(%s)
+            ) ranked
+            WHERE r.id = ranked.id AND ranked.position > %s
+            """,
+            [note_ids, keep],
+        )

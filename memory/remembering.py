@@ -1,0 +1,195 @@
+"""remember's algorithm: duplicate → restatement → conflict → create, with candidates from indexes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import Team
+from accounts.principal import Principal
+from billing import caps
+from memory import audit, search
+from memory.errors import NotFound
+from memory.models import Note, NoteStatus, NoteType, Project
+from memory.notes import content_hash, edit_note, note_dict
+from memory.scoping import visible_notes
+from memory.similarity import Relation, compare
+
+CANDIDATE_LIMIT = 10
+NEIGHBOUR_LIMIT = 5
+REVIEWED_TYPES = frozenset({NoteType.DECISION, NoteType.CONSTRAINT, NoteType.ARCHITECTURE})
+LIVE_STATUSES = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
+DEFAULT_IMPORTANCE: dict[str, float] = {"constraint": 0.8, "decision": 0.7, "architecture": 0.7}
+
+
+@dataclass
+class Memory:
+    """One statement to remember, already validated."""
+
+    content: str
+    title: str
+    type: str
+    tags: list[str]
+    importance: float | None
+    visibility: str
+    source: str
+    supersedes: list[str] = field(default_factory=list)
+    force: bool = False
+
+
+def live_notes(principal: Principal, project: Project) -> QuerySet[Note]:
+    return visible_notes(principal).filter(project=project, status__in=LIVE_STATUSES)
+
+
+def candidates(principal: Principal, project: Project, text: str, exclude: set[int]) -> list[Note]:
+    """Existing live notes that might say the same thing: full-text OR-match through the GIN index."""
+    pool = live_notes(principal, project).exclude(pk__in=exclude).select_related("project")
+    query = search.any_term_query(text)
+    if query is None:
+        return []
+    return [hit.note for hit in search.ranked(pool, query, CANDIDATE_LIMIT)]
+
+
+def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[str, Any]]:
+    """Same-type live notes a model should review against a new decision / constraint / architecture note."""
+    pool = live_notes(principal, project).filter(type=note.type).exclude(pk=note.pk).select_related("project")
+    query = search.any_term_query(f"{note.title} {note.body}")
+    found = [hit.note for hit in search.ranked(pool, query, NEIGHBOUR_LIMIT)] if query is not None else []
+    if len(found) < NEIGHBOUR_LIMIT:
+        found += list(
+            pool.exclude(pk__in=[n.pk for n in found]).order_by("-updated_at")[: NEIGHBOUR_LIMIT - len(found)]
+        )
+    return [{"id": n.public_id, "title": n.title, "status": n.status} for n in found]
+
+
+def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -> list[Note]:
+    found = {n.public_id: n for n in visible_notes(principal).filter(project=project, public_id__in=ids)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(
+            f"`supersedes` names notes not found in project {project.slug!r}: {missing}. "
+            "Use ids from search_notes or get_context of this project."
+        )
+    return [found[i] for i in ids]
+
+
+def remember(principal: Principal, project: Project, memory: Memory, *, max_revisions: int) -> dict[str, Any]:
+    old_notes = resolve_supersedes(principal, project, memory.supersedes)
+    digest = content_hash(memory.content)
+    exact = live_notes(principal, project).filter(content_hash=digest).select_related("project").first()
+    if exact is not None and exact.pk not in {n.pk for n in old_notes}:
+        return _duplicate(exact)
+
+    if not memory.force:
+        found = candidates(principal, project, memory.content, exclude={n.pk for n in old_notes})
+        relations = [(note, compare(memory.content, note.body).relation()) for note in found]
+        for note, relation in relations:
+            if relation is Relation.DUPLICATE:
+                return _duplicate(note)
+        for note, relation in relations:
+            if relation is Relation.RESTATEMENT:
+                return _restate(principal, note, memory, max_revisions)
+        for note, relation in relations:
+            if relation is Relation.CONFLICT:
+                return _conflict(project, note, memory)
+
+    note = create_note(principal, project, memory)
+    result: dict[str, Any] = {"status": "created", "note": note_dict(note, body=False)}
+    if old_notes:
+        for old in old_notes:
+            edit_note(
+                old,
+                principal,
+                {"status": NoteStatus.SUPERSEDED, "superseded_by_id": note.pk},
+                max_revisions=max_revisions,
+            )
+        result["superseded"] = [old.public_id for old in old_notes]
+        result["note"]["supersedes"] = result["superseded"]
+    if note.type in REVIEWED_TYPES:
+        result["review_required"] = True
+        result["neighbours"] = neighbours(principal, project, note)
+        result["message"] = (
+            "Stored. Check the neighbours: if one says the opposite, resolve it with "
+            "remember(..., supersedes=[id]) or save_note(id=..., status='historical')."
+        )
+    return result
+
+
+def create_note(
+    principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
+) -> Note:
+    team = Team.objects.get(pk=principal.team_id)
+    caps.require_notes(team)
+    now = timezone.now()
+    note = Note.objects.create(
+        team_id=principal.team_id,
+        project=project,
+        author_id=principal.user_id,
+        last_edited_by_id=principal.user_id,
+        type=memory.type,
+        status=status,
+        title=memory.title,
+        body=memory.content,
+        tags=memory.tags,
+        importance=memory.importance
+        if memory.importance is not None
+        else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
+        visibility=memory.visibility,
+        source=memory.source or principal.client_name,
+        content_hash=content_hash(memory.content),
+        created_at=now,
+        updated_at=now,
+    )
+    audit.record(principal, "note.created", project_id=project.pk, object_id=note.public_id, type=note.type)
+    return note
+
+
+def _duplicate(note: Note) -> dict[str, Any]:
+    return {
+        "status": "duplicate",
+        "note": note_dict(note, body=False),
+        "message": f"Nothing stored: note {note.public_id} already says this.",
+    }
+
+
+def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: int) -> dict[str, Any]:
+
+    def restated(current: Note) -> dict[str, Any]:
+        changes: dict[str, Any] = {
+            "body": memory.content,
+            "tags": list(dict.fromkeys([*current.tags, *memory.tags])),
+        }
+        if memory.title and memory.title != current.title:
+            changes["title"] = memory.title
+        if memory.importance is not None:
+            changes["importance"] = memory.importance
+        return changes
+
+    updated = edit_note(note, principal, restated, max_revisions=max_revisions)
+    audit.record(
+        principal, "note.updated", project_id=note.project_id, object_id=note.public_id, via="remember"
+    )
+    return {
+        "status": "updated",
+        "note": note_dict(updated, body=False),
+        "message": f"Restated an existing note: {note.public_id} now holds the longer text (old text kept as a revision).",
+    }
+
+
+def _conflict(project: Project, note: Note, memory: Memory) -> dict[str, Any]:
+    return {
+        "status": "conflict",
+        "note": note_dict(note, body=True),
+        "message": (
+            f"Nothing stored: this contradicts note {note.public_id}. If the new statement replaces it, call "
+            f"remember again with supersedes=['{note.public_id}']. If both are true, call remember again "
+            "with force=true."
+        ),
+        "resolve": {
+            "supersede": {"supersedes": [note.public_id]},
+            "keep_both": {"force": True},
+        },
+    }

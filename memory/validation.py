@@ -1,0 +1,166 @@
+"""Input checks shared by every store function. Each failure is an InvalidArgument that names the
+argument and says how to fix it, in words a model can act on."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from memory.errors import InvalidArgument
+from memory.models import LinkKind, NoteStatus, NoteType, Visibility
+
+MAX_TITLE = 300
+MAX_BODY = 50_000
+MAX_TAGS = 20
+MAX_TAG = 64
+MAX_IDS = 50
+MAX_QUERY = 500
+MAX_SOURCE = 100
+_TAG = re.compile(r"^[a-z0-9][a-z0-9._:/+#-]*$")
+
+
+def _choices(value: Any, field: str, allowed: Iterable[str]) -> str:
+    options = list(allowed)
+    if not isinstance(value, str) or value not in options:
+        raise InvalidArgument(f"`{field}` must be one of: {', '.join(options)}.")
+    return value
+
+
+def note_type(value: Any, field: str = "type") -> str:
+    return _choices(value, field, NoteType.values)
+
+
+def note_status(value: Any, field: str = "status") -> str:
+    return _choices(value, field, NoteStatus.values)
+
+
+def visibility(value: Any) -> str:
+    return _choices(value, "visibility", Visibility.values)
+
+
+def link_kind(value: Any) -> str:
+    return _choices(value, "kind", LinkKind.values)
+
+
+def choice_list(values: Any, field: str, allowed: Iterable[str]) -> list[str] | None:
+    if values is None:
+        return None
+    if not isinstance(values, list) or not values:
+        raise InvalidArgument(f"`{field}` must be a non-empty list, or omitted.")
+    return sorted({_choices(v, f"{field}[]", allowed) for v in values})
+
+
+def text(value: Any, field: str, *, limit: int, required: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise InvalidArgument(f"`{field}` must be a string.")
+    cleaned = value.strip()
+    if required and not cleaned:
+        raise InvalidArgument(f"`{field}` is required and must not be empty.")
+    if len(cleaned) > limit:
+        raise InvalidArgument(
+            f"`{field}` is {len(cleaned)} characters; the limit is {limit}. Split it or shorten it."
+        )
+    return cleaned
+
+
+def title(value: Any, *, required: bool = False) -> str:
+    return text(value, "title", limit=MAX_TITLE, required=required)
+
+
+def body(value: Any, field: str = "body", *, required: bool = False) -> str:
+    return text(value, field, limit=MAX_BODY, required=required)
+
+
+def tags(values: Any) -> list[str]:
+    if values is None:
+        return []
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise InvalidArgument("`tags` must be a list of strings, e.g. ['auth', 'payments'].")
+    cleaned: list[str] = []
+    for raw in values:
+        tag = tag_name(raw)
+        if tag not in cleaned:
+            cleaned.append(tag)
+    if len(cleaned) > MAX_TAGS:
+        raise InvalidArgument(f"At most {MAX_TAGS} tags per note.")
+    return cleaned
+
+
+def tag_name(raw: Any, field: str = "tags") -> str:
+    if not isinstance(raw, str):
+        raise InvalidArgument(f"`{field}` must be a string.")
+    tag = re.sub(r"\s+", "-", raw.strip().lower())
+    if not tag or len(tag) > MAX_TAG or not _TAG.match(tag):
+        raise InvalidArgument(
+            f"Tag {raw[:80]!r} is not valid: use up to {MAX_TAG} lowercase letters, digits and - _ . : / + #."
+        )
+    return tag
+
+
+def importance(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidArgument("`importance` must be a number from 0 to 1.")
+    if not 0 <= value <= 1:
+        raise InvalidArgument("`importance` must be from 0 to 1 (0.5 is ordinary, 0.9 is critical).")
+    return float(value)
+
+
+def bounded_int(value: Any, field: str, *, default: int, low: int, high: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(f"`{field}` must be a whole number from {low} to {high}.")
+    if not low <= value <= high:
+        raise InvalidArgument(f"`{field}` must be from {low} to {high}; got {value}.")
+    return value
+
+
+def note_id(value: Any, field: str = "id") -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidArgument(
+            f"`{field}` must be a note id such as 'n_7Kx2…' (from search_notes or get_context)."
+        )
+    return value.strip()
+
+
+def note_ids(
+    values: Any, field: str = "ids", *, limit: int = MAX_IDS, allow_empty: bool = False
+) -> list[str]:
+    if values is None and allow_empty:
+        return []
+    if not isinstance(values, list) or (not values and not allow_empty):
+        raise InvalidArgument(f"`{field}` must be a list of 1 to {limit} note ids.")
+    if len(values) > limit:
+        raise InvalidArgument(f"`{field}` holds {len(values)} ids; the limit is {limit}. Split the call.")
+    cleaned: list[str] = []
+    for value in values:
+        one = note_id(value, f"{field}[]")
+        if one not in cleaned:
+            cleaned.append(one)
+    return cleaned
+
+
+def flag(value: Any, field: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise InvalidArgument(f"`{field}` must be true or false.")
+    return value
+
+
+def derive_title(content: str, limit: int = 80) -> str:
+    """A title from the first line or sentence of the content."""
+    first_line = next((line for line in content.splitlines() if line.strip()), "")
+    first_line = re.sub(r"^[#>*\-\s]+", "", first_line).strip()
+    sentence = re.split(r"(?<=[.!?])\s", first_line, maxsplit=1)[0].rstrip(".")
+    if len(sentence) <= limit:
+        return sentence or "Untitled"
+    cut = sentence[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"

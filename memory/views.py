@@ -1,0 +1,58 @@
+"""The download behind export_project's signed URL: the link is the credential, checked again on use."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+
+from accounts.models import Membership
+from accounts.principal import principal_for_membership
+from memory import audit
+from memory.errors import StoreError
+from memory.models import Project
+from memory.transfer import export_document, export_markdown, read_export_token
+
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
+
+
+@require_GET
+def download_export(request: HttpRequest, token: str) -> HttpResponse:
+    """The export a signed token grants, or 404 for anything forged, expired or no longer allowed."""
+    try:
+        grant = read_export_token(token)
+    except StoreError:
+        raise Http404("No such export.") from None
+    # The signer may have left the team, or the project may have moved: both end the grant.
+    membership = (
+        Membership.objects.select_related("user")
+        .filter(team_id=grant.team_id, user_id=grant.user_id, user__is_active=True)
+        .first()
+    )
+    project = Project.objects.filter(pk=grant.project_id, team_id=grant.team_id).first()
+    if membership is None or project is None:
+        raise Http404("No such export.")
+    principal = principal_for_membership(membership, client_name="export-download")
+    filename = _UNSAFE_FILENAME.sub("-", project.slug) or "project"
+    try:
+        if grant.fmt == "markdown":
+            response = HttpResponse(
+                export_markdown(principal, project), content_type="text/markdown; charset=utf-8"
+            )
+            filename += ".md"
+        else:
+            body = json.dumps(export_document(principal, project), ensure_ascii=False, indent=2)
+            response = HttpResponse(body, content_type="application/json")
+            filename += ".knownbase.json"
+    except StoreError:
+        raise Http404("No such export.") from None
+    audit.record(
+        principal, "project.exported", project_id=project.pk, object_id=project.slug, format=grant.fmt
+    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from memory.models import IdempotencyRecord, Note, NoteStatus
+from tests.mcp_gateway.state import NOTE_FIELDS, db_state, save, text_matches_structured
+
+OPAQUE = "Sessions use opaque tokens instead of JWTs, stored server side in Redis."
+JWT = "Sessions use JWTs instead of opaque tokens, stored server side in Redis."
+
+
+def test_created_with_a_derived_title(mcp, cast):
+    result = mcp.call(
+        cast.key(cast.member),
+        "remember",
+        {"project": "payments", "content": OPAQUE, "type": "decision", "tags": ["auth"]},
+    )
+    assert not result.is_error, result.structured_content
+    assert text_matches_structured(result)
+    outcome = result.structured_content
+    assert outcome["status"] == "created"
+    note = outcome["note"]
+    assert set(note) >= NOTE_FIELDS
+    assert (note["project"], note["type"], note["status"], note["version"]) == (
+        "payments",
+        "decision",
+        "current",
+        1,
+    )
+    assert note["tags"] == ["auth"]
+    assert note["title"].startswith("Sessions use opaque tokens")
+    # A decision asks the model to review its same-type neighbours.
+    assert outcome["review_required"] is True
+    stored = Note.objects.get(public_id=note["id"])
+    assert (stored.body, stored.author_id, stored.project_id) == (OPAQUE, cast.member.pk, cast.payments.pk)
+
+
+def test_duplicate_writes_nothing(mcp, cast):
+    key = cast.key(cast.member)
+    first = mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
+    before = db_state()
+    again = mcp.ok(key, "remember", {"project": "payments", "content": "  " + OPAQUE.upper() + " "})
+    assert again["status"] == "duplicate"
+    assert again["note"]["id"] == first["note"]["id"]
+    assert db_state() == before
+
+
+def test_conflict_stores_nothing_until_resolved_with_supersedes(mcp, cast):
+    key = cast.key(cast.member)
+    old = mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE, "type": "decision"})["note"]
+    before = db_state()
+    conflict = mcp.ok(key, "remember", {"project": "payments", "content": JWT, "type": "decision"})
+    assert conflict["status"] == "conflict"
+    assert conflict["note"]["id"] == old["id"]
+    assert old["id"] in conflict["message"]
+    assert "supersedes" in conflict["message"]
+    assert "force" in conflict["message"]
+    assert db_state() == before
+
+    resolved = mcp.ok(
+        key,
+        "remember",
+        {"project": "payments", "content": JWT, "type": "decision", "supersedes": [old["id"]]},
+    )
+    assert resolved["status"] == "created"
+    assert resolved["note"]["supersedes"] == [old["id"]]
+    replaced = Note.objects.get(public_id=old["id"])
+    assert replaced.status == NoteStatus.SUPERSEDED
+    assert replaced.superseded_by is not None
+    assert replaced.superseded_by.public_id == resolved["note"]["id"]
+
+
+def test_force_keeps_both(mcp, cast):
+    key = cast.key(cast.member)
+    mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
+    forced = mcp.ok(key, "remember", {"project": "payments", "content": JWT, "force": True})
+    assert forced["status"] == "created"
+    assert Note.objects.count() == 2
+
+
+def test_retry_with_the_idempotency_key_returns_the_first_result(mcp, cast):
+    key = cast.key(cast.member)
+    arguments = {"project": "payments", "content": OPAQUE, "idempotency_key": "retry-1"}
+    first = mcp.ok(key, "remember", arguments)
+    before = db_state()
+    retry = mcp.ok(key, "remember", arguments)
+    assert retry == first
+    assert retry["status"] == "created"  # not "duplicate": the first call's answer, replayed
+    assert db_state() == before
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_read_only_callers_are_forbidden(mcp, cast):
+    save(cast, "Existing", OPAQUE)
+    before = db_state()
+    for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
+        error = mcp.error(key, "remember", {"project": "payments", "content": "Refunds take 5 days."})
+        assert error["code"] == "forbidden"
+    assert db_state() == before
+
+
+def test_out_of_scope_projects_and_ids_are_not_found(mcp, cast):
+    acme_note = save(cast, "Existing", OPAQUE)
+    lab_note = save(cast, "Lab", "Lab body.", user=cast.outsider, project="lab")
+    before = db_state()
+    cases = [
+        (cast.key(cast.outsider), {"project": "payments", "content": "Refunds take 5 days."}),
+        (cast.key(cast.outsider), {"project": "lab", "content": JWT, "supersedes": [acme_note]}),
+        (cast.key(cast.member, project=cast.website), {"project": "payments", "content": "Refunds."}),
+        (cast.key(cast.member), {"project": "payments", "content": JWT, "supersedes": [lab_note]}),
+    ]
+    for key, arguments in cases:
+        error = mcp.error(key, "remember", arguments)
+        assert error["code"] == "not_found", arguments
+    assert db_state() == before
+
+
+def test_bad_input_is_invalid_argument(mcp, cast):
+    key = cast.key(cast.member)
+    for arguments in [
+        {},
+        {"project": "payments"},
+        {"project": "payments", "content": ""},
+        {"project": "payments", "content": "   "},
+        {"project": "payments", "content": 42},
+        {"project": "payments", "content": "x" * 50001},
+        {"project": "payments", "content": "ok", "type": "rumour"},
+        {"project": "payments", "content": "ok", "importance": 1.5},
+        {"project": "payments", "content": "ok", "tags": "auth"},
+        {"project": "payments", "content": "ok", "tags": ["Not a tag!"]},
+        {"project": "payments", "content": "ok", "visibility": "public"},
+        {"project": "payments", "content": "ok", "supersedes": "n_1"},
+        {"project": "payments", "content": "ok", "idempotency_key": ""},
+        {"project": "payments", "content": "ok", "priority": "high"},
+    ]:
+        result = mcp.call(key, "remember", arguments)
+        assert result.is_error, arguments
+        assert result.structured_content["error"]["code"] == "invalid_argument", arguments
+    assert not Note.objects.exists()

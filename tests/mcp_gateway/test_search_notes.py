@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from tests.mcp_gateway.state import save, text_matches_structured
+
+RESULT_FIELDS = {"id", "project", "title", "type", "status", "snippet", "body_chars", "score", "updated_at"}
+MODES = {"vector", "scan", "fulltext", "substring"}
+
+
+def test_finds_notes_with_lean_results(mcp, cast):
+    refunds = save(cast, "Refund policy", "Refunds are issued within five days.", tags=["refunds"])
+    save(cast, "Currency", "All prices are stored in cents.")
+    key = cast.key(cast.member)
+    result = mcp.call(key, "search_notes", {"project": "payments", "query": "refunds"})
+    assert not result.is_error, result.structured_content
+    assert text_matches_structured(result)
+    found = result.structured_content
+    assert found["search_mode"] in MODES
+    assert [r["id"] for r in found["results"]] == [refunds]
+    row = found["results"][0]
+    assert set(row) == RESULT_FIELDS
+    assert (row["project"], row["title"], row["body_chars"]) == ("payments", "Refund policy", 36)
+
+    with_body = mcp.ok(key, "search_notes", {"query": "refunds", "include_body": True, "tags": ["refunds"]})
+    assert with_body["results"][0]["body"] == "Refunds are issued within five days."
+
+
+def test_without_project_searches_every_visible_project(mcp, cast):
+    payments = save(cast, "Refund policy", "Refunds are issued within five days.")
+    website = save(cast, "Refund page", "The website explains refunds.", project="website")
+    save(cast, "Lab refunds", "Refunds in the lab.", user=cast.outsider, project="lab")
+    everything = mcp.ok(cast.key(cast.member), "search_notes", {"query": "refunds"})
+    assert {r["id"] for r in everything["results"]} == {payments, website}
+    scoped = mcp.ok(cast.key(cast.member, project=cast.website), "search_notes", {"query": "refunds"})
+    assert [r["id"] for r in scoped["results"]] == [website]
+
+
+def test_semantic_is_always_safe(mcp, cast):
+    refunds = save(cast, "Refund policy", "Refunds are issued within five days.")
+    found = mcp.ok(
+        cast.key(cast.member), "search_notes", {"project": "payments", "query": "refunds", "semantic": True}
+    )
+    assert found["search_mode"] in MODES
+    assert refunds in [r["id"] for r in found["results"]]
+
+
+def test_read_only_callers_may_search(mcp, cast):
+    refunds = save(cast, "Refund policy", "Refunds are issued within five days.")
+    for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
+        found = mcp.ok(key, "search_notes", {"project": "payments", "query": "refunds"})
+        assert [r["id"] for r in found["results"]] == [refunds]
+
+
+def test_out_of_scope_is_not_found_or_invisible(mcp, cast):
+    save(cast, "Refund policy", "Refunds are issued within five days.")
+    for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
+        error = mcp.error(key, "search_notes", {"project": "payments", "query": "refunds"})
+        assert error["code"] == "not_found"
+        assert mcp.ok(key, "search_notes", {"query": "refunds"})["results"] == []
+
+
+def test_bad_input_is_invalid_argument(mcp, cast):
+    key = cast.key(cast.member)
+    for arguments in [
+        {},
+        {"query": ""},
+        {"query": "   "},
+        {"query": 5},
+        {"query": "x" * 501},
+        {"query": "refunds", "project": ""},
+        {"query": "refunds", "limit": 0},
+        {"query": "refunds", "limit": 51},
+        {"query": "refunds", "types": ["rumour"]},
+        {"query": "refunds", "statuses": "current"},
+        {"query": "refunds", "include_body": "maybe"},
+        {"query": "refunds", "sort": "newest"},
+    ]:
+        result = mcp.call(key, "search_notes", arguments)
+        assert result.is_error, arguments
+        assert result.structured_content["error"]["code"] == "invalid_argument", arguments

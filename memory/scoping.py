@@ -25,7 +25,9 @@ def visible_notes(principal: Principal, *, include_deleted: bool = False) -> Que
         notes = notes.filter(project_id=principal.project_id)
     if not include_deleted:
         notes = notes.filter(deleted_at__isnull=True)
-    return notes
+    # The embedding (hundreds of floats) and the full-text document are for the database's own
+    # ranking; loading them into every Note would dominate read latency.
+    return notes.defer("embedding", "search_document")
 
 
 def project_for(principal: Principal, slug: str) -> Project:

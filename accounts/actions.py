@@ -10,8 +10,10 @@ from django.utils.text import slugify
 
 from accounts.models import ApiKey, Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
+from billing import caps
 from billing.models import Plan
 from memory import audit
+from memory.errors import InvalidArgument
 
 
 def default_plan() -> Plan | None:
@@ -52,6 +54,7 @@ def issue_api_key(
     expires_at: datetime | None = None,
     actor: Principal | None = None,
 ) -> tuple[ApiKey, str]:
+    caps.require_api_key(team)
     key, raw = ApiKey.issue(
         team=team,
         user=user,
@@ -76,3 +79,36 @@ def issue_api_key(
 def revoke_api_key(key: ApiKey, actor: Principal | None = None) -> None:
     key.revoke()
     audit.record(actor, "api_key.revoked", team_id=key.team_id, object_id=key.display_prefix)
+
+
+@transaction.atomic
+def add_member(team: Team, user: User, role: str, actor: Principal | None = None) -> Membership:
+    """Add `user` to `team`, within the plan's member cap."""
+    if role not in Role.values:
+        raise InvalidArgument(f"role must be one of: {', '.join(Role.values)}")
+    caps.require_member(Team.objects.select_for_update().get(pk=team.pk))
+    membership = Membership.objects.create(team=team, user=user, role=role)
+    audit.record(actor, "member.added", team_id=team.pk, object_id=user.email, role=role)
+    return membership
+
+
+@transaction.atomic
+def change_role(membership: Membership, role: str, actor: Principal | None = None) -> Membership:
+    if role not in Role.values:
+        raise InvalidArgument(f"role must be one of: {', '.join(Role.values)}")
+    old = membership.role
+    if old == Role.OWNER and role != Role.OWNER:
+        owners = Membership.objects.filter(team_id=membership.team_id, role=Role.OWNER).count()
+        if owners <= 1:
+            raise InvalidArgument("A team needs at least one owner: make someone else owner first.")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    audit.record(
+        actor,
+        "member.role_changed",
+        team_id=membership.team_id,
+        object_id=membership.user.email,
+        old=old,
+        new=role,
+    )
+    return membership

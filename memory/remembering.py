@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
+from django.db.models.functions import Upper
 from django.utils import timezone
 
 from accounts.models import Team
@@ -19,6 +20,7 @@ from memory.scoping import visible_notes
 from memory.similarity import Relation, compare
 
 CANDIDATE_LIMIT = 10
+TITLE_CANDIDATE_LIMIT = 5
 NEIGHBOUR_LIMIT = 5
 REVIEWED_TYPES = frozenset({NoteType.DECISION, NoteType.CONSTRAINT, NoteType.ARCHITECTURE})
 LIVE_STATUSES = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
@@ -44,13 +46,21 @@ def live_notes(principal: Principal, project: Project) -> QuerySet[Note]:
     return visible_notes(principal).filter(project=project, status__in=LIVE_STATUSES)
 
 
-def candidates(principal: Principal, project: Project, text: str, exclude: set[int]) -> list[Note]:
-    """Existing live notes that might say the same thing: full-text OR-match through the GIN index."""
+def candidates(
+    principal: Principal, project: Project, text: str, title: str, exclude: set[int]
+) -> list[Note]:
+    """Existing live notes that might say the same thing, through indexes only: an OR-match of the
+    text's terms on the full-text GIN index, plus titles close to this one on the trigram index."""
     pool = live_notes(principal, project).exclude(pk__in=exclude).select_related("project")
     query = search.any_term_query(text)
-    if query is None:
-        return []
-    return [hit.note for hit in search.ranked(pool, query, CANDIDATE_LIMIT)]
+    found = [hit.note for hit in search.ranked(pool, query, CANDIDATE_LIMIT)] if query is not None else []
+    similar_titles = (
+        pool.exclude(pk__in=[n.pk for n in found])
+        .annotate(upper_title=Upper("title"))
+        .filter(upper_title__trigram_similar=title.upper())
+        .order_by("-updated_at")[:TITLE_CANDIDATE_LIMIT]
+    )
+    return [*found, *similar_titles]
 
 
 def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[str, Any]]:
@@ -84,7 +94,9 @@ def remember(principal: Principal, project: Project, memory: Memory, *, max_revi
         return _duplicate(exact)
 
     if not memory.force:
-        found = candidates(principal, project, memory.content, exclude={n.pk for n in old_notes})
+        found = candidates(
+            principal, project, memory.content, memory.title, exclude={n.pk for n in old_notes}
+        )
         relations = [(note, compare(memory.content, note.body).relation()) for note in found]
         for note, relation in relations:
             if relation is Relation.DUPLICATE:

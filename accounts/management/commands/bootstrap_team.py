@@ -67,13 +67,16 @@ class Command(BaseCommand):
                 raise CommandError(exc.message) from exc
             project = Project.objects.get(team=team, slug=options["project"])
 
-        _, raw_key = actions.issue_api_key(
-            team,
-            user,
-            project_id=project.pk if options["project_scoped"] else None,
-            name="bootstrap_team key",
-            read_only=options["read_only"],
-        )
+        try:
+            _, raw_key = actions.issue_api_key(
+                team,
+                user,
+                project_id=project.pk if options["project_scoped"] else None,
+                name="bootstrap_team key",
+                read_only=options["read_only"],
+            )
+        except StoreError as exc:
+            raise CommandError(exc.message) from exc
         self.stdout.write(
             json.dumps(
                 {

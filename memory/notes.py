@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.principal import Principal
 from memory.errors import VersionConflict
 from memory.models import Note, NoteRevision
+from memory.tasks import schedule_embedding
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
 _WS = re.compile(r"\s+")
@@ -118,6 +119,8 @@ def edit_note(
     if updated != 1:
         raise VersionConflict(f"Note {locked.public_id} changed while it was being edited; retry.")
     prune_revisions([locked.pk], max_revisions)
+    if "body" in values or "title" in values:
+        schedule_embedding([locked.pk])
     locked.refresh_from_db()
     return locked
 

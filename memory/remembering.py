@@ -12,14 +12,19 @@ from django.utils import timezone
 from accounts.models import Team
 from accounts.principal import Principal
 from billing import caps
-from memory import audit, search
+from memory import audit, retrieval, search
 from memory.errors import NotFound
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import content_hash, edit_note, note_dict
 from memory.scoping import visible_notes
+from memory.search import Hit
 from memory.similarity import Relation, compare
+from memory.tasks import schedule_embedding
 
 CANDIDATE_LIMIT = 10
+SEMANTIC_CANDIDATES = 5
+CANDIDATE_COSINE = 0.75  # semantic neighbours this close join the lexical checks
+SIMILAR_COSINE = 0.88  # created notes this close to another are flagged for review
 TITLE_CANDIDATE_LIMIT = 5
 NEIGHBOUR_LIMIT = 5
 REVIEWED_TYPES = frozenset({NoteType.DECISION, NoteType.CONSTRAINT, NoteType.ARCHITECTURE})
@@ -86,17 +91,29 @@ def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -
     return [found[i] for i in ids]
 
 
-def remember(principal: Principal, project: Project, memory: Memory, *, max_revisions: int) -> dict[str, Any]:
+def remember(
+    principal: Principal, project: Project, memory: Memory, *, max_revisions: int, use_semantic: bool = False
+) -> dict[str, Any]:
     old_notes = resolve_supersedes(principal, project, memory.supersedes)
     digest = content_hash(memory.content)
     exact = live_notes(principal, project).filter(content_hash=digest).select_related("project").first()
     if exact is not None and exact.pk not in {n.pk for n in old_notes}:
         return _duplicate(exact)
 
+    close: list[Hit] = []
+    if use_semantic:
+        pool = live_notes(principal, project).exclude(pk__in=[n.pk for n in old_notes])
+        found_semantic = retrieval.semantic_hits(pool, memory.content, SEMANTIC_CANDIDATES)
+        close = [
+            hit for hit in (found_semantic[0] if found_semantic else []) if hit.relevance >= CANDIDATE_COSINE
+        ]
+
     if not memory.force:
         found = candidates(
             principal, project, memory.content, memory.title, exclude={n.pk for n in old_notes}
         )
+        known = {note.pk for note in found}
+        found += [hit.note for hit in close if hit.note.pk not in known]
         relations = [(note, compare(memory.content, note.body).relation()) for note in found]
         for note, relation in relations:
             if relation is Relation.DUPLICATE:
@@ -120,6 +137,20 @@ def remember(principal: Principal, project: Project, memory: Memory, *, max_revi
             )
         result["superseded"] = [old.public_id for old in old_notes]
         result["note"]["supersedes"] = result["superseded"]
+    # Cosine is a second signal beside the lexical checks: a close meaning the words did not catch
+    # is shown for review, never merged or dropped silently.
+    similar = [
+        {"id": hit.note.public_id, "title": hit.note.title, "similarity": round(hit.relevance, 3)}
+        for hit in close
+        if hit.relevance >= SIMILAR_COSINE
+    ]
+    if similar:
+        result["similar"] = similar
+        result["review_required"] = True
+        result["message"] = (
+            "Stored. Notes with a very similar meaning exist (see `similar`): if one says the same, "
+            "delete_note the new one; if one is now wrong, remember(..., supersedes=[id])."
+        )
     if note.type in REVIEWED_TYPES:
         result["review_required"] = True
         result["neighbours"] = neighbours(principal, project, note)
@@ -156,6 +187,7 @@ def create_note(
         updated_at=now,
     )
     audit.record(principal, "note.created", project_id=project.pk, object_id=note.public_id, type=note.type)
+    schedule_embedding([note.pk])
     return note
 
 

@@ -25,6 +25,7 @@ from memory import (
     ranking,
     registry,
     remembering,
+    retrieval,
     search,
     transfer,
     validation,
@@ -33,6 +34,7 @@ from memory.errors import Forbidden, InvalidArgument, NotFound
 from memory.models import Note, NoteLink, NoteRevision, NoteStatus, NoteType, Project, Visibility
 from memory.notes import edit_note, note_dict, rfc3339
 from memory.scoping import project_for, visible_notes, visible_projects
+from memory.tasks import schedule_embedding
 
 MAX_PROJECT_NAME = 120
 MAX_SLUG = 60
@@ -192,12 +194,16 @@ def remember(
         supersedes=supersedes,
         force=force,
     )
-    max_revisions = _max_revisions(principal)
+    team = _team(principal)
+    max_revisions = team.effective_plan.max_revisions_per_note
+    use_semantic = team.effective_plan.semantic_search
     return idempotency.run_once(
         principal,
         "remember",
         idempotency_key,
-        lambda: remembering.remember(principal, target, memory, max_revisions=max_revisions),
+        lambda: remembering.remember(
+            principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
+        ),
     )
 
 
@@ -254,7 +260,8 @@ def checkpoint(
     }
     handoff_body = _handoff_body(clean_summary, sections)
     validation.body(handoff_body, "summary")
-    max_revisions = _max_revisions(principal)
+    plan = _team(principal).effective_plan
+    max_revisions, use_semantic = plan.max_revisions_per_note, plan.semantic_search
 
     def work() -> dict[str, Any]:
         handoff = remembering.create_note(
@@ -284,7 +291,9 @@ def checkpoint(
                     source=None,
                     content_field=f"{field}[]",
                 )
-                outcome = remembering.remember(principal, target, memory, max_revisions=max_revisions)
+                outcome = remembering.remember(
+                    principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
+                )
                 entry = {"kind": field, "status": outcome["status"], "id": outcome["note"]["id"]}
                 if outcome["status"] == "conflict":
                     entry["message"] = outcome["message"]
@@ -484,6 +493,7 @@ def restore_note(principal: Principal, id: str) -> dict[str, Any]:
         note, principal, {"deleted_at": None, "delete_reason": ""}, max_revisions=_max_revisions(principal)
     )
     audit.record(principal, "note.restored", project_id=note.project_id, object_id=note.public_id)
+    schedule_embedding([note.pk])
     return {"status": "restored", "note": note_dict(updated, body=False)}
 
 
@@ -650,7 +660,7 @@ def search_notes(
     text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
     count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
     with_body = validation.flag(include_body, "include_body")
-    validation.flag(semantic, "semantic")
+    wants_semantic = validation.flag(semantic, "semantic")
     notes = visible_notes(principal).select_related("project")
     if project is not None:
         notes = notes.filter(project=project_for(principal, project))
@@ -662,7 +672,8 @@ def search_notes(
         notes = notes.filter(status__in=status_filter)
     if tags is not None:
         notes = notes.filter(tags__contains=validation.tags(tags))
-    hits, mode = search.keyword_search(notes, text, count * 3)
+    use_semantic = wants_semantic and _team(principal).effective_plan.semantic_search
+    hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
     now = timezone.now()
     inbound = _inbound_links([hit.note.pk for hit in hits])
     scored = sorted(
@@ -728,7 +739,8 @@ def get_context(
             max_tokens, "max_tokens", default=0, low=context.MIN_BUDGET, high=context.MAX_BUDGET
         )
     )
-    plan_default = _team(principal).effective_plan.default_context_budget
+    plan = _team(principal).effective_plan
+    plan_default = plan.default_context_budget
     budget = context.resolve_budget(explicit, target, context.DETAIL_LEVELS[detail_name], plan_default)
     response, returned = context.build_context(
         principal,
@@ -737,6 +749,7 @@ def get_context(
         detail_name=detail_name,
         budget=budget,
         types=validation.choice_list(types, "types", NoteType.values),
+        use_semantic=plan.semantic_search,
     )
     reinforce(returned)
     return response

@@ -29,6 +29,7 @@ from memory.ids import new_note_id
 from memory.models import LinkKind, Note, NoteLink, NoteRevision, NoteStatus, NoteType, Project, Visibility
 from memory.notes import content_hash
 from memory.scoping import visible_notes
+from memory.tasks import schedule_embedding
 
 EXPORT_FORMAT = "knownbase-export"
 EXPORT_VERSION = 1
@@ -631,6 +632,7 @@ def _write_notes(
         for item in parsed.notes
     ]
     Note.objects.bulk_create(notes, batch_size=_BATCH)
+    schedule_embedding(note.pk for note in notes if note.deleted_at is None)
     by_old = {item.id: note for item, note in zip(parsed.notes, notes, strict=True)}
 
     superseded = []

@@ -21,7 +21,11 @@ def test_add_member_is_audited(cast):
     newcomer = actions.create_user("nina@globex.test")
     actions.add_member(cast.globex, newcomer, Role.VIEWER, actor=cast.principal(cast.outsider))
     event = AuditEvent.objects.get(action="member.added")
-    assert (event.team_id, event.actor_id, event.object_id) == (cast.globex.pk, cast.outsider.pk, "nina@globex.test")
+    assert (event.team_id, event.actor_id, event.object_id) == (
+        cast.globex.pk,
+        cast.outsider.pk,
+        "nina@globex.test",
+    )
 
 
 def test_role_change_is_audited_and_keeps_an_owner(cast):

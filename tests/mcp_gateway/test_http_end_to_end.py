@@ -125,7 +125,7 @@ def product(
                 conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
 
 
-async def _session(product: RunningProduct, key: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+async def _session(product: RunningProduct, key: str, calls: list[tuple[str, Any]]) -> list[Any]:
     client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"})
     async with Client(streamable_http_client(product.url, http_client=client)) as session:
         results: list[Any] = [[tool.name for tool in (await session.list_tools()).tools]]
@@ -184,3 +184,29 @@ def test_embedding_column_matches_the_server(product):
     column = product.manage("shell", "-c", check).strip().splitlines()[-1]
     expected = "_float4" if "DATABASE_URL" in product.env else "vector"
     assert column == expected
+
+
+def test_semantic_search_out_of_the_box(product):
+    calls = [
+        (
+            "remember",
+            {
+                "project": "core",
+                "content": "Quayside keeps an unpaid booking for 48 hours, then frees the slot.",
+            },
+        ),
+        ("remember", {"project": "core", "content": "Kestrel drops AIS messages older than 15 minutes."}),
+        (
+            "search_notes",
+            {
+                "project": "core",
+                "query": "how long do we hold a reservation nobody paid for",
+                "semantic": True,
+            },
+        ),
+    ]
+    _, first, _, found = anyio.run(_session, product, product.keys["team"], calls)
+    # No pgvector on PostgreSQL 15: the same request is answered by the in-process scan.
+    expected = "scan" if "DATABASE_URL" in product.env else "vector"
+    assert found.structured_content["search_mode"] == expected
+    assert found.structured_content["results"][0]["id"] == first.structured_content["note"]["id"]

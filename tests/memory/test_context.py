@@ -112,7 +112,7 @@ def test_query_fills_the_relevant_section(cast, project_notes):
     extra = add(cast, "PCI scope", "Card numbers never touch our servers; Stripe Elements collects them.")
     result = context(cast, query="card numbers PCI", max_tokens=5000)
     assert extra.public_id in section_ids(result, "relevant")
-    assert result["meta"]["search_mode"] == "fulltext"
+    assert result["meta"]["search_mode"] == "vector"  # hybrid: vector candidates fused with full-text
 
 
 @pytest.mark.parametrize("budget", [100, 150, 200, 300, 500, 800, 1200, 2000, 5000, 20000])

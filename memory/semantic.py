@@ -1,0 +1,142 @@
+"""Vector retrieval: pgvector HNSW where the server has it (mode `vector`), an in-process ranked scan
+over stored embeddings elsewhere (mode `scan`), and the cached query vector both use."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any
+
+import numpy as np
+from django.core.cache import cache
+from django.db import DatabaseError, connection, transaction
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
+
+from memory.embeddings import ProviderError, get_provider
+from memory.fields import embedding_column_is_vector
+from memory.models import Note
+from memory.search import Hit
+
+log = logging.getLogger(__name__)
+
+VECTOR = "vector"
+SCAN = "scan"
+QUERY_VECTOR_TTL = 300
+SCAN_LIMIT = 5000  # newest embedded notes the degraded scan considers
+EF_SEARCH = 100
+
+
+def embedding_text(title: str, body: str) -> str:
+    return f"{title}\n{body}".strip()
+
+
+def query_vector(text: str) -> tuple[str, list[float]] | None:
+    """(model id, vector) for a query, cached briefly; None when no provider works right now."""
+    provider = get_provider()
+    if provider is None:
+        return None
+    key = "qv:" + hashlib.sha256(f"{provider.model_id}\n{text}".encode()).hexdigest()
+    cached = cache.get(key)
+    if cached is not None:
+        return provider.model_id, list(cached)
+    try:
+        vector = provider.embed([text], kind="query")[0]
+    except ProviderError as exc:
+        log.warning("query embedding failed, answering with keyword search: %s", exc)
+        return None
+    except Exception:
+        log.exception("query embedding crashed, answering with keyword search")
+        return None
+    cache.set(key, vector, QUERY_VECTOR_TTL)
+    return provider.model_id, vector
+
+
+def index_name(model_id: str) -> str:
+    return "note_embedding_hnsw_" + hashlib.sha1(model_id.encode()).hexdigest()[:12]  # noqa: S324 - a name, not security
+
+
+def has_vector_index(model_id: str) -> bool:
+    if not embedding_column_is_vector(connection):
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [index_name(model_id)])
+        return cursor.fetchone() is not None
+
+
+def ensure_vector_index(model_id: str, dim: int) -> bool:
+    """Create the HNSW index for one model's vectors (a partial expression index, so vectors of other
+    models and sizes can live in the same column). False where the server has no pgvector."""
+    if not embedding_column_is_vector(connection) or dim <= 0:
+        return False
+    if has_vector_index(model_id):
+        return True
+    name = index_name(model_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE INDEX IF NOT EXISTS {name} ON memory_note "
+            f"USING hnsw ((embedding::vector({int(dim)})) vector_cosine_ops) "
+            "WHERE embedding_model = %s",
+            [model_id],
+        )
+    return True
+
+
+def _pgvector_supports_iterative_scan() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    major, minor = (int(part) for part in str(row[0]).split(".")[:2])
+    return (major, minor) >= (0, 8)
+
+
+def nearest(notes: QuerySet[Note], model_id: str, vector: list[float], limit: int) -> tuple[list[Hit], str]:
+    """The notes closest to `vector` among `notes` (already scoped to the caller), with the mode used."""
+    if has_vector_index(model_id):
+        try:
+            return _nearest_indexed(notes, model_id, vector, limit), VECTOR
+        except DatabaseError:
+            log.exception("vector index query failed; falling back to the scan")
+    return _nearest_scanned(notes, model_id, vector, limit), SCAN
+
+
+def _nearest_indexed(notes: QuerySet[Note], model_id: str, vector: list[float], limit: int) -> list[Hit]:
+    dim = len(vector)
+    literal = "[" + ",".join(f"{x:.7f}" for x in vector) + "]"
+    distance = RawSQL(f"(embedding::vector({dim})) <=> %s::vector({dim})", [literal])  # noqa: S611
+    query = (
+        notes.filter(embedding_model=model_id)
+        .annotate(distance=distance)
+        .order_by("distance")
+        .select_related("project")[:limit]
+    )
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            # Filtered HNSW queries stay complete with iterative scans (pgvector 0.8+).
+            if _pgvector_supports_iterative_scan():
+                cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            cursor.execute(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}")
+        rows: list[Any] = list(query)
+    rows.sort(key=lambda note: note.distance)  # relaxed_order may return near-ordered rows
+    return [Hit(note, max(0.0, 1.0 - float(note.distance))) for note in rows]
+
+
+def _nearest_scanned(notes: QuerySet[Note], model_id: str, vector: list[float], limit: int) -> list[Hit]:
+    rows = list(
+        notes.filter(embedding_model=model_id, embedding__isnull=False)
+        .order_by("-updated_at")
+        .values_list("pk", "embedding")[:SCAN_LIMIT]
+    )
+    if not rows:
+        return []
+    matrix = np.array([embedding for _, embedding in rows], dtype=np.float32)
+    if matrix.ndim != 2 or matrix.shape[1] != len(vector):
+        return []
+    similarities = matrix @ np.array(vector, dtype=np.float32)
+    best = np.argsort(-similarities)[:limit]
+    by_pk = {
+        note.pk: note for note in notes.filter(pk__in=[rows[i][0] for i in best]).select_related("project")
+    }
+    return [Hit(by_pk[rows[i][0]], max(0.0, float(similarities[i]))) for i in best if rows[i][0] in by_pk]

@@ -1,0 +1,97 @@
+"""Background work: embeddings. Tasks take ids, reload rows, skip work already done, and retry."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from celery import Task, shared_task
+from django.db import transaction
+
+from memory.embeddings import ProviderError, get_provider
+from memory.models import Note
+from memory.semantic import embedding_text
+
+log = logging.getLogger(__name__)
+
+
+def needs_embedding(note: Note, model_id: str) -> bool:
+    return note.deleted_at is None and not (
+        note.embedding_model == model_id
+        and note.embedding_hash == note.content_hash
+        and note.embedding is not None
+    )
+
+
+MAX_RETRIES = 8
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def embed_note(self: Task, note_pk: int) -> str:
+    try:
+        return embed_notes([note_pk])
+    except ProviderError as exc:
+        if self.request.is_eager:
+            # In-process (no worker): never hold a write up with retries; backfill_embeddings catches up.
+            log.warning("embedding of note %s failed: %s", note_pk, exc)
+            return "provider failed"
+        raise self.retry(exc=exc, countdown=min(300, 2 ** (self.request.retries + 1))) from exc
+
+
+def embed_notes(note_pks: list[int]) -> str:
+    """Embed these notes with the current provider, skipping any whose text already has a vector of
+    the current model. The write is conditional on the content hash, so a note edited meanwhile is
+    left for the task its edit enqueued."""
+    provider = get_provider()
+    if provider is None:
+        return "no provider"
+    notes = [n for n in Note.objects.filter(pk__in=note_pks) if needs_embedding(n, provider.model_id)]
+    if not notes:
+        return "up to date"
+    vectors = provider.embed([embedding_text(n.title, n.body) for n in notes], kind="document")
+    for note, vector in zip(notes, vectors, strict=True):
+        Note.objects.filter(pk=note.pk, content_hash=note.content_hash).update(
+            embedding=vector, embedding_model=provider.model_id, embedding_hash=note.content_hash
+        )
+    return f"embedded {len(notes)}"
+
+
+def schedule_embedding(note_pks: Iterable[int]) -> None:
+    """Enqueue the embedding once the surrounding transaction commits; a broker or provider that is
+    down never fails the write (robust on_commit, errors only logged)."""
+    pks = list(note_pks)
+    if not pks or get_provider_name() == "none":
+        return
+
+    def enqueue() -> None:
+        for pk in pks:
+            try:
+                embed_note.delay(pk)
+            except Exception:
+                log.exception("could not enqueue embedding of note %s; backfill_embeddings will do it", pk)
+
+    transaction.on_commit(enqueue, robust=True)
+
+
+def get_provider_name() -> str:
+    from django.conf import settings
+
+    return str(settings.EMBEDDINGS_PROVIDER)
+
+
+@shared_task(acks_late=True)
+def backfill_missing(batch_size: int = 64) -> str:
+    """Embed every note lacking a vector of the current model (run when a worker starts, so a change
+    of provider re-embeds in the background)."""
+    provider = get_provider()
+    if provider is None:
+        return "no provider"
+    from memory.embeddings.queries import missing_embeddings
+    from memory.semantic import ensure_vector_index
+
+    pks = list(missing_embeddings(provider.model_id).order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(pks), batch_size):
+        embed_notes(pks[start : start + batch_size])
+    if provider.dim:
+        ensure_vector_index(provider.model_id, provider.dim)
+    return f"embedded {len(pks)}"

@@ -1,0 +1,88 @@
+"""A real Celery worker on the machine's Redis embeds what the web process enqueues on commit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+
+import pytest
+import redis
+from django.core.management import call_command
+from django.db import connection
+
+from knownbase.celery import app
+from memory import store
+from memory.models import Note
+
+ROOT = Path(__file__).resolve().parents[3]
+REDIS_URL = "redis://127.0.0.1:6379/7"
+
+
+def wait_for(condition, timeout: float = 90.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def worker(transactional_db) -> Iterator[str]:
+    redis.Redis.from_url(REDIS_URL).ping()
+    queue = f"knownbase-test-{os.getpid()}"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(REDIS_URL=REDIS_URL, CELERY_QUEUE=queue, KNOWNBASE_DB_NAME=connection.settings_dict["NAME"])
+    if "DATABASE_URL" in env:
+        base = env["DATABASE_URL"].rsplit("/", 1)[0]
+        env["DATABASE_URL"] = f"{base}/{connection.settings_dict['NAME']}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "knownbase", "worker", "-Q", queue, "--pool=solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_default_queue")}
+    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=queue)
+    app._pool = None  # drop the producer pool bound to the in-memory broker
+    try:
+        yield queue
+    finally:
+        app.conf.update(saved)
+        app._pool = None
+        process.terminate()
+        process.wait(timeout=20)
+        redis.Redis.from_url(REDIS_URL).delete(queue)
+        # The worker's connections to the test database end with it; nothing else to close.
+
+
+def test_a_write_is_embedded_by_the_worker(cast, worker):
+    result = store.remember(
+        cast.principal(cast.member), "payments", "Customs documents are archived for seven years"
+    )
+    note_pk = Note.objects.get(public_id=result["note"]["id"]).pk
+    # The write returned before any embedding existed: the worker does it in the background.
+    assert wait_for(lambda: Note.objects.filter(pk=note_pk, embedding__isnull=False).exists())
+    note = Note.objects.get(pk=note_pk)
+    assert note.embedding_model == "all-MiniLM-L6-v2-int8" and note.embedding_hash == note.content_hash
+
+
+def test_backfill_can_enqueue_for_the_worker(cast, worker, settings):
+    ids = []
+    for i in range(3):
+        note = Note.objects.create(
+            team=cast.acme,
+            project=cast.payments,
+            title=f"Port call {i}",
+            body=f"Berth window {i}",
+            content_hash=f"h{i}",
+        )
+        ids.append(note.pk)
+    out = StringIO()
+    call_command("backfill_embeddings", "--enqueue", stdout=out)
+    assert "queued 3 notes" in out.getvalue()
+    assert wait_for(lambda: Note.objects.filter(pk__in=ids, embedding__isnull=False).count() == 3)

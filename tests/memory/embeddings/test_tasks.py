@@ -1,0 +1,102 @@
+"""Writes enqueue embeddings after commit; the task skips what is done; a failing provider never
+fails a write; backfill_embeddings catches up."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from memory import store
+from memory.embeddings import get_provider
+from memory.models import Note
+from memory.tasks import embed_notes
+
+
+def embedded(note_id: str) -> Note:
+    return Note.objects.get(public_id=note_id)
+
+
+def test_a_write_embeds_after_commit(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        note_id = store.save_note(
+            cast.principal(cast.member), project="payments", title="T", body="Ledger rows"
+        )["note"]["id"]
+    assert len(callbacks) == 1
+    note = embedded(note_id)
+    assert note.embedding_model == "all-MiniLM-L6-v2-int8" and len(note.embedding or []) == 384
+    assert note.embedding_hash == note.content_hash
+
+
+def test_nothing_is_enqueued_before_commit(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        note_id = store.save_note(cast.principal(cast.member), project="payments", title="T", body="b")[
+            "note"
+        ]["id"]
+    assert embedded(note_id).embedding is None
+
+
+def test_an_edit_re_embeds_and_an_unchanged_note_is_skipped(cast, django_capture_on_commit_callbacks):
+    principal = cast.principal(cast.member)
+    with django_capture_on_commit_callbacks(execute=True):
+        note_id = store.save_note(principal, project="payments", title="T", body="first")["note"]["id"]
+    first = embedded(note_id).embedding
+    assert embed_notes([embedded(note_id).pk]) == "up to date"
+    with django_capture_on_commit_callbacks(execute=True):
+        store.patch_note(principal, note_id, "append", "a much longer second paragraph about refunds")
+    note = embedded(note_id)
+    assert note.embedding != first and note.embedding_hash == note.content_hash
+
+
+def test_failing_provider_never_fails_the_write(cast, provider_settings, django_capture_on_commit_callbacks):
+    provider_settings.EMBEDDINGS_PROVIDER = "openai"
+    provider_settings.EMBEDDINGS_BASE_URL = "http://127.0.0.1:1/v1"  # nothing listens there
+    provider_settings.EMBEDDINGS_MODEL = "m"
+    provider_settings.EMBEDDINGS_TIMEOUT = 0.5
+    with django_capture_on_commit_callbacks(execute=True):
+        result = store.remember(cast.principal(cast.member), "payments", "Invoices are numbered per year")
+    assert result["status"] == "created"
+    assert embedded(result["note"]["id"]).embedding is None
+
+
+def test_backfill_embeds_what_is_missing(cast, provider_settings, django_capture_on_commit_callbacks):
+    provider_settings.EMBEDDINGS_PROVIDER = "none"
+    ids = [
+        store.save_note(cast.principal(cast.member), project="payments", title=f"T{i}", body=f"body {i}")[
+            "note"
+        ]["id"]
+        for i in range(5)
+    ]
+    assert all(embedded(i).embedding is None for i in ids)
+    provider_settings.EMBEDDINGS_PROVIDER = "local"
+    from memory.embeddings import reset_provider
+
+    reset_provider()
+    out = StringIO()
+    call_command("backfill_embeddings", "--batch-size", "2", stdout=out)
+    assert "embedded 5 notes" in out.getvalue()
+    assert all(embedded(i).embedding_model == get_provider().model_id for i in ids)  # type: ignore[union-attr]
+    out = StringIO()
+    call_command("backfill_embeddings", stdout=out)
+    assert "embedded 0 notes" in out.getvalue()
+
+
+def test_provider_change_re_embeds_in_backfill(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        note_id = store.save_note(cast.principal(cast.member), project="payments", title="T", body="b")[
+            "note"
+        ]["id"]
+    Note.objects.filter(public_id=note_id).update(embedding_model="old-model")
+    out = StringIO()
+    call_command("backfill_embeddings", stdout=out)
+    assert "embedded 1 notes" in out.getvalue()
+    assert embedded(note_id).embedding_model == "all-MiniLM-L6-v2-int8"
+
+
+@pytest.mark.parametrize("provider", ["none"])
+def test_no_provider_means_no_work(cast, provider_settings, provider):
+    provider_settings.EMBEDDINGS_PROVIDER = provider
+    out = StringIO()
+    call_command("backfill_embeddings", stdout=out)
+    assert "nothing to embed" in out.getvalue()

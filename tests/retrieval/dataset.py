@@ -1,0 +1,2497 @@
+"""Labelled retrieval evaluation set for project memory.
+
+The corpus describes "Harbor", a fictional container-shipping logistics platform, as the notes AI coding
+agents would keep about it. NOTES are the stored notes; QUERIES are questions with the keys of the notes
+that answer them. Query kinds:
+
+- paraphrase: asked in different words from the target note (synonyms, descriptions instead of names);
+- entity: hinges on a name, code or id that appears in the target note;
+- superseded: about a topic where an older decision was replaced; the current note must outrank the old.
+
+Nothing runs at import time except building the lists; call validate() to check the invariants.
+"""
+
+import re
+from typing import Literal, TypedDict
+
+
+class LabelledNote(TypedDict):
+    key: str
+    type: str
+    status: str
+    title: str
+    body: str
+    tags: list[str]
+    supersedes: list[str]
+
+
+class LabelledQuery(TypedDict):
+    query: str
+    kind: Literal["paraphrase", "entity", "superseded"]
+    relevant: list[str]
+    outranked: list[str]
+
+
+NOTE_TYPES = frozenset(
+    {
+        "decision",
+        "constraint",
+        "architecture",
+        "fact",
+        "incident",
+        "failed_approach",
+        "procedure",
+        "status",
+        "task",
+        "handoff",
+        "preference",
+        "reference",
+        "note",
+    }
+)
+
+# (key, type, title, space-separated tags, body)
+_Raw = tuple[str, str, str, str, str]
+
+_CURRENT: list[_Raw] = [
+    # ----------------------------------------------------------------- platform
+    (
+        "arch-service-map",
+        "architecture",
+        "Harbor service map and how services talk to each other",
+        "platform architecture",
+        "Harbor is split into Quayside (booking API, FastAPI), Kestrel (AIS ingester, Go), Sextant (ETA prediction), Clearway (customs documents), Purser (billing, Kotlin), Foghorn (notifications), Gatehouse (terminal integrations) and Tidetable (carrier schedules), plus the Drayman driver app and the Bridge admin console. Asynchronous traffic goes over Kafka on Amazon MSK; synchronous calls are gRPC inside the mesh. Each service owns its own PostgreSQL database and nothing else writes to it.",
+    ),
+    (
+        "con-no-shared-db",
+        "constraint",
+        "Services must not read each other's databases",
+        "platform postgres",
+        "No service may open a connection to another service's PostgreSQL database, even read-only. Cross-service data must come from Kafka events or the owning service's gRPC API. The single exception is Bridge reporting, which reads the harbor-reporting replica that is built by logical replication and has PII columns stripped.",
+    ),
+    (
+        "arch-outbox",
+        "architecture",
+        "Transactional outbox in Quayside and Purser",
+        "kafka postgres",
+        "Quayside and Purser never publish to Kafka directly from request handlers. They insert into an outbox_events table in the same transaction as the business change, and Debezium tails the WAL and publishes those rows to the matching topic. This gives at-least-once delivery, so every consumer must be idempotent.",
+    ),
+    (
+        "ref-topic-naming",
+        "reference",
+        "Kafka topic naming and schema rules",
+        "kafka",
+        "Topics are named <domain>.<entity>.v<N>, for example vessel.positions.v2, booking.events.v1, customs.filings.v1 and invoice.events.v1. Schemas are Avro, registered in the Apicurio registry with BACKWARD compatibility; a breaking change means a new topic version and a dual-publish period of at least two weeks.",
+    ),
+    (
+        "fact-msk-cluster",
+        "fact",
+        "MSK cluster sizing and replication settings",
+        "kafka infra",
+        "Production Kafka is Amazon MSK 3.6 with three kafka.m5.xlarge brokers across three AZs in eu-west-1. Topics use replication factor 3 and min.insync.replicas=2, and producers use acks=all. vessel.positions.v2 has 48 partitions; most other topics have 12.",
+    ),
+    (
+        "arch-mesh-linkerd",
+        "architecture",
+        "Service-to-service mTLS with Linkerd",
+        "infra security",
+        "All pods in the harbor-prod-euw1 EKS cluster are injected with the Linkerd proxy, which provides mTLS and per-route latency metrics for gRPC. Services authorise callers by their Linkerd identity (service account) via Server and AuthorizationPolicy resources, not by shared tokens.",
+    ),
+    (
+        "fact-eks-clusters",
+        "fact",
+        "Production EKS clusters and what runs where",
+        "infra",
+        "There are two production EKS clusters: harbor-prod-euw1 in eu-west-1 runs every service, and harbor-prod-apse1 in ap-southeast-1 runs only the Kestrel edge ingesters that sit close to the SeaPulse Asia endpoint. The Singapore cluster forwards decoded positions to MSK in Ireland via MirrorMaker 2.",
+    ),
+    (
+        "con-data-residency",
+        "constraint",
+        "EU customer data stays in EU regions",
+        "security compliance",
+        "Personal data and customer documents must stay in eu-west-1 or eu-central-1; this is written into the Nordvik Freight and Boreal Foods contracts. The ap-southeast-1 cluster may only process AIS vessel data, which contains no personal data. Any new replica, backup or log sink outside the EU needs a DPA review with Aisha Okafor first.",
+    ),
+    (
+        "dec-grpc-internal",
+        "decision",
+        "gRPC for synchronous internal calls",
+        "platform",
+        "Synchronous service-to-service calls use gRPC with protobuf contracts in the harbor-protos repo, generated for Python, Go and Kotlin. We chose it over internal REST for typed contracts and deadlines that propagate across calls; every call must set a deadline, typically 2 seconds.",
+    ),
+    (
+        "dec-polyrepo",
+        "decision",
+        "One repository per service",
+        "process",
+        "Each service has its own repository plus shared harbor-protos, harbor-infra, harbor-deploy and harbor-runbooks. We looked at a monorepo, but the mix of Python, Go, Kotlin and React Native made shared tooling more painful than cross-repo changes, which are rare.",
+    ),
+    (
+        "dec-uuidv7",
+        "decision",
+        "UUIDv7 primary keys for new tables",
+        "postgres",
+        "New tables use UUIDv7 primary keys generated in the application; they are time-ordered and keep B-tree inserts local, unlike random UUIDv4. Existing bigint serial keys stay as they are. Public references such as booking refs are separate human-readable identifiers.",
+    ),
+    (
+        "arch-temporal-cluster",
+        "architecture",
+        "Self-hosted Temporal cluster",
+        "temporal infra",
+        "Temporal runs self-hosted on EKS (frontend, history, matching and worker services) with its own RDS PostgreSQL for persistence and OpenSearch for visibility. There are two namespaces, clearway-prod and purser-prod, both keeping closed workflow histories for 30 days.",
+    ),
+    # ----------------------------------------------------------------- Quayside
+    (
+        "arch-quayside",
+        "architecture",
+        "Quayside booking API stack and booking lifecycle",
+        "quayside",
+        "Quayside is a FastAPI service on Python 3.12 with SQLAlchemy 2.0 and asyncpg, backed by the quayside-prod PostgreSQL 16 RDS instance. A booking moves through DRAFT, HELD, CONFIRMED, RELEASED and CANCELLED; only HELD and CONFIRMED bookings occupy a slot on a voyage. Every transition is written to booking_events and published to booking.events.v1 through the outbox.",
+    ),
+    (
+        "fact-q409",
+        "fact",
+        "Quayside error Q-409 BOOKING_CONFLICT",
+        "quayside api errors",
+        "Quayside returns Q-409 BOOKING_CONFLICT with HTTP 409 when a client confirms a booking whose slot hold expired or was taken by another booking in the meantime. The body includes conflicting_booking_ref when the slot went to someone else. Clients should request a new quote and hold; retrying the same confirm will always fail.",
+    ),
+    (
+        "fact-q422",
+        "fact",
+        "Quayside error Q-422 VALIDATION_FAILED",
+        "quayside api errors",
+        "Q-422 VALIDATION_FAILED is returned for malformed bookings, with an errors[] array of {field, code, message}. The most common codes are INVALID_LOCODE (port not in our UN/LOCODE table), INVALID_ISO_TYPE (container type not a valid ISO 6346 size-type such as 45R1) and CUTOFF_PASSED.",
+    ),
+    (
+        "fact-q503",
+        "fact",
+        "Quayside error Q-503 CARRIER_UNAVAILABLE",
+        "quayside api errors",
+        "Q-503 CARRIER_UNAVAILABLE means the upstream carrier booking endpoint timed out or returned 5xx after our three internal retries. It is safe for clients to retry with the same Idempotency-Key; we will not create a second carrier booking. Most occurrences come from the Transpacific Reefer Lines endpoint during their nightly maintenance window (01:00-02:00 UTC).",
+    ),
+    (
+        "fact-q451-vgm",
+        "fact",
+        "VGM must be submitted before release (Q-451)",
+        "quayside compliance",
+        "Under SOLAS the verified gross mass (VGM) of every export container must reach the carrier before the VGM cut-off, usually 24 hours before vessel departure. Quayside refuses the CONFIRMED to RELEASED transition with Q-451 VGM_MISSING until every container on the booking has a VGM and the signatory name.",
+    ),
+    (
+        "ref-error-format",
+        "reference",
+        "Quayside error response format",
+        "quayside api errors",
+        "Errors from the public API are application/problem+json (RFC 9457) with type, title, status, detail and our own code field (Q-409, Q-422 and so on) plus request_id. The full list of codes with client guidance is generated from quayside/errors.py into the public docs at docs.harbor.example/errors.",
+    ),
+    (
+        "con-idempotency-header",
+        "constraint",
+        "All Quayside POST endpoints require Idempotency-Key",
+        "quayside api",
+        "Every POST and PATCH on the public Quayside API requires an Idempotency-Key header (a UUID is recommended); requests without it get Q-428 IDEMPOTENCY_KEY_REQUIRED. A replay with the same key and the same body returns the stored response; the same key with a different body returns Q-422 with code IDEMPOTENCY_KEY_REUSED.",
+    ),
+    (
+        "incident-double-booking",
+        "incident",
+        "HARB-1432: Nordvik Freight double-confirmed slot",
+        "quayside postgres incident",
+        "On 2024-03-11 Nordvik Freight ended up with two CONFIRMED bookings for the same reefer slot on voyage NVA-118E. Two uvicorn workers processed a client retry concurrently before the first transaction committed, so both saw the slot as free. The fix (HARB-1432) locks the slot row with SELECT ... FOR UPDATE during confirmation and adds a unique index on (voyage_id, slot_no) WHERE status IN ('HELD', 'CONFIRMED').",
+    ),
+    (
+        "failed-advisory-locks",
+        "failed_approach",
+        "pg advisory locks to serialise confirmations",
+        "quayside postgres",
+        "Before the HARB-1432 fix we tried serialising confirmations with pg_advisory_lock keyed on voyage id. Behind PgBouncer in transaction pooling mode the session-level lock stayed attached to a server connection that was then handed to another client, so locks leaked and confirms hung until the pool was recycled. Do not use session advisory locks through PgBouncer; the transaction-scoped variant works, but we chose row locks instead.",
+    ),
+    (
+        "fact-pgbouncer-mode",
+        "fact",
+        "PgBouncer transaction pooling and asyncpg settings",
+        "postgres quayside",
+        "Quayside and Tidetable connect through PgBouncer in transaction pooling mode with default_pool_size 40. Server-side prepared statements therefore break: asyncpg must run with statement_cache_size=0 and SQLAlchemy with prepared_statement_cache_size=0, otherwise you get 'prepared statement __asyncpg_stmt_1__ already exists' errors under load.",
+    ),
+    (
+        "proc-quayside-migrations",
+        "procedure",
+        "Running Alembic migrations for Quayside",
+        "quayside postgres deploy",
+        "Write migrations with alembic revision --autogenerate, then review the SQL with make migrate-plan. Migrations must follow expand/contract: add nullable columns or new tables first, backfill in a separate job, and only drop columns one release after the code stops reading them. In production they run from the ArgoCD PreSync hook job quayside-migrate; never run alembic upgrade by hand against prod.",
+    ),
+    (
+        "proc-quayside-local",
+        "procedure",
+        "Running Quayside locally with seed data",
+        "quayside dev",
+        "Start dependencies with docker compose up postgres redis kafka, then run make dev in the quayside repo, which applies migrations and starts uvicorn with reload on port 8010. make seed loads three carriers, twenty voyages on the NLRTM-SGSIN and DEHAM-USNYC lanes and a test customer whose API key is printed to the console.",
+    ),
+    (
+        "fact-rate-cards",
+        "fact",
+        "Where Quayside freight rates come from",
+        "quayside pricing",
+        "Freight rates are stored in rate_cards with a validity window, lane (origin and destination UN/LOCODE), container type and carrier. They are loaded nightly at 03:00 UTC by the rates-loader CronJob from the rate sheets carriers drop into s3://harbor-rate-sheets/incoming/, mostly Excel. Spot quotes from carrier APIs override rate cards when they are cheaper and less than 30 minutes old.",
+    ),
+    (
+        "incident-rates-decimal",
+        "incident",
+        "HARB-1588: European decimal format in rate sheet",
+        "quayside pricing incident",
+        "The rates-loader read '1.250,00' in the Hanseatic Forwarding rate sheet as 1.25, so Quayside quoted USD 1.25 per TEU on DEHAM-CNSHA for six hours and eleven bookings were confirmed at that price. The loader now parses numbers with the locale declared per carrier and rejects any rate outside USD 50-20,000 per container, sending the sheet to the Bridge review queue instead.",
+    ),
+    (
+        "fact-quote-validity",
+        "fact",
+        "How long quotes are valid",
+        "quayside pricing",
+        "A quote returned by POST /quotes is valid for 30 minutes for spot prices and until the end of the rate card validity for contract prices. Creating a hold from an expired quote fails with Q-410 QUOTE_EXPIRED; the client must request a new quote, which may carry a different price.",
+    ),
+    (
+        "fact-reefer-setpoint",
+        "fact",
+        "Reefer bookings need a temperature setpoint",
+        "quayside reefer",
+        "Reefer bookings (ISO types 22R1, 45R1) must carry a setpoint in °C, a ventilation setting in m³/h and optionally humidity. Carriers reject setpoints outside their range, typically -30 to +30 °C. Boreal Foods books almost all of its frozen fish at -25 °C with ventilation closed.",
+    ),
+    (
+        "task-reefer-validation",
+        "task",
+        "HARB-1710: validate reefer setpoint on booking creation",
+        "quayside reefer",
+        "Add server-side validation of reefer setpoint and ventilation at booking creation instead of waiting for the carrier to reject the booking hours later. The range per carrier comes from carriers.reefer_limits. Assigned to Ravi Patel; acceptance: Q-422 with code REEFER_SETPOINT_OUT_OF_RANGE and a contract test per carrier adapter.",
+    ),
+    (
+        "failed-graphql-portal",
+        "failed_approach",
+        "GraphQL for the customer portal",
+        "quayside api",
+        "We prototyped a GraphQL layer (Strawberry) on top of Quayside for the customer portal in 2023. Nested queries over bookings, containers and events produced N+1 query storms that DataLoader only partially fixed, and per-field authorisation became hard to audit. We went back to REST with an include= parameter (include=containers,events) and cursor pagination.",
+    ),
+    (
+        "failed-sync-carrier-confirm",
+        "failed_approach",
+        "Synchronous carrier confirmation inside the booking request",
+        "quayside carriers latency",
+        "Originally POST /bookings/{ref}/confirm called the carrier's booking API synchronously and only returned when the carrier confirmed. Carrier APIs take anywhere from 2 seconds to several minutes, so requests timed out at the ALB and clients retried, which made things worse. Confirmation is now asynchronous: we return 202 with status CONFIRMING and emit booking.confirmed when the carrier answers.",
+    ),
+    (
+        "pref-quayside-models",
+        "preference",
+        "Pydantic conventions in Quayside",
+        "quayside python",
+        "Handlers take and return Pydantic v2 models, never raw dicts. Input models are named <Thing>In, output models <Thing>Out, and they live next to the router in schemas.py. Use Annotated types for constraints (for example Locode = Annotated[str, StringConstraints(pattern=...)]) rather than validators where possible.",
+    ),
+    (
+        "pref-quayside-tests",
+        "preference",
+        "How we test Quayside",
+        "quayside testing python",
+        "Tests run against a real PostgreSQL in Testcontainers, not SQLite; each test runs inside a transaction that is rolled back. Carrier adapters are tested with recorded HTTP fixtures via respx, and every new public error code needs a contract test in tests/contract/.",
+    ),
+    (
+        "pref-api-design",
+        "preference",
+        "Public API design rules",
+        "quayside api",
+        "Field names are snake_case, timestamps are ISO 8601 in UTC with a Z suffix, money is {amount_minor, currency} and enums are UPPER_CASE. Lists are cursor-paginated with limit (max 200) and next_cursor. Never remove or rename a field within an existing API version.",
+    ),
+    (
+        "ref-dcsa-booking",
+        "reference",
+        "DCSA Booking 2.0 mapping in Quayside",
+        "quayside carriers",
+        "Carriers that support the DCSA Booking 2.0 standard are integrated through the generic adapter in quayside/carriers/dcsa.py; only field mappings differ per carrier. The spec is on dcsa.org under Booking 2.0, and our mapping notes are in docs/carriers/dcsa-mapping.md, including which optional fields Transpacific Reefer Lines actually requires.",
+    ),
+    (
+        "proc-add-carrier",
+        "procedure",
+        "Adding a new carrier adapter to Quayside",
+        "quayside carriers",
+        "Implement the CarrierAdapter protocol in quayside/carriers/<code>.py (or configure the DCSA adapter if the carrier supports DCSA Booking 2.0), record sandbox responses as respx fixtures, add the carrier's reefer limits and cut-off rules to carriers.yaml and enable it per customer with the Unleash flag carrier_<code>. Ask Jonas for the commercial go-ahead before enabling it in production.",
+    ),
+    (
+        "status-api-version-adoption",
+        "status",
+        "Adoption of the 2024-06-01 Quayside API version",
+        "quayside api",
+        "As of last week 71% of public API calls send Harbor-Version: 2024-06-01. Kinsale Imports and Meridian Auto Parts are still pinned to the legacy default and account for most of the rest; Jonas is talking to both about moving before the legacy version is retired in March.",
+    ),
+    (
+        "fact-cutoffs",
+        "fact",
+        "Port cut-off defaults used by Quayside",
+        "quayside ports",
+        "When the carrier does not send explicit cut-offs, Quayside derives them from the voyage ETD: documentation cut-off 72 hours before, VGM cut-off 24 hours before, and gate-in (CY) cut-off 24 hours before for dry containers and 48 hours for reefers at NLRTM and DEHAM. Bookings created after a cut-off get Q-422 with CUTOFF_PASSED.",
+    ),
+    (
+        "fact-meridian-edi",
+        "fact",
+        "Meridian Auto Parts books via EDIFACT, not the API",
+        "quayside customers edi",
+        "Meridian Auto Parts sends bookings as EDIFACT IFTMBF messages over AS2 and expects IFTMBC confirmations back. Gatehouse translates them into Quayside API calls using a dedicated service account, so their bookings appear with channel=EDI. Errors are returned as IFTMBC with status code 1 (rejected) and the Quayside error code in the FTX segment.",
+    ),
+    (
+        "incident-quayside-oom",
+        "incident",
+        "Quayside pods OOM-killed on large booking exports",
+        "quayside incident",
+        "On 2024-05-02 the /bookings/export endpoint loaded every booking for Kinsale Imports into memory to build one JSON response and the pods were OOM-killed in a loop, taking the API down for 14 minutes. The endpoint now streams NDJSON with a server-side cursor and is capped at 50,000 rows per request.",
+    ),
+    (
+        "fact-customer-webhooks",
+        "fact",
+        "Customer webhooks: signing and retries",
+        "quayside api retries",
+        "Customers can subscribe to booking and tracking events via webhooks. Deliveries are signed with HMAC-SHA256 in the Harbor-Signature header and retried with exponential backoff for up to 24 hours (about 15 attempts); after three consecutive days of failures the endpoint is disabled and the customer's admin gets an email.",
+    ),
+    (
+        "incident-webhook-flood",
+        "incident",
+        "Webhook retries overwhelmed a customer endpoint",
+        "quayside incident retries",
+        "When Meridian Auto Parts' webhook endpoint came back after a day-long outage, our retry queue delivered about 60,000 backlogged events within minutes and took it down again. Webhook delivery now caps concurrency at 5 in-flight requests per endpoint and honours Retry-After on 429 and 503 responses.",
+    ),
+    (
+        "status-quayside-latency",
+        "status",
+        "Quayside latency after the pagination change",
+        "quayside latency",
+        "After switching /bookings to cursor pagination, p95 latency of the list endpoint dropped from 1.8 s to 240 ms for large customers. The quote endpoint is still at about 520 ms p95, above the 400 ms SLO, dominated by spot price calls to carriers; caching spot prices per lane is the next step.",
+    ),
+    (
+        "task-spot-price-cache",
+        "task",
+        "HARB-1826: cache carrier spot prices for quotes",
+        "quayside latency redis",
+        "Cache carrier spot price responses in Redis per (carrier, lane, container type) for 5 minutes to bring quote p95 under 400 ms. Invalidate when a carrier pushes a rate update. Not started; needs a decision from Jonas on whether a 5-minute-old spot price is acceptable commercially.",
+    ),
+    (
+        "handoff-ravi",
+        "handoff",
+        "Quayside status before Ravi's vacation",
+        "quayside",
+        "Ravi is away for two weeks; Priya is the Quayside contact. HARB-1710 has the validation merged but per-carrier contract tests are missing for two adapters. The hold-extension endpoint is live but Bridge does not yet show extended holds differently. Watch the Q-503 rate on Transpacific Reefer Lines; they announced a new API gateway for next week.",
+    ),
+    (
+        "con-locode",
+        "constraint",
+        "Ports are always identified by UN/LOCODE",
+        "quayside ports",
+        "Every port and inland location in APIs, events and database columns is a five-character UN/LOCODE (e.g. NLRTM, SGSIN, USLAX). Terminals within a port use the port's SMDG terminal code. Free-text port names are display-only and must never be used for matching.",
+    ),
+    (
+        "fact-container-number",
+        "fact",
+        "Container number validation",
+        "quayside drayman",
+        "Container numbers follow ISO 6346: four letters (an owner code ending in U for freight containers), six digits and a check digit. Quayside and Drayman both validate the check digit; it catches a surprising number of typing errors, especially the letter O typed for zero.",
+    ),
+    (
+        "fact-booking-ref",
+        "fact",
+        "Booking reference format",
+        "quayside",
+        "Booking references look like HB2405-88123: HB, the two-digit year and month of creation, and a five-digit number unique within that month. They are what customers quote to support and what appears on invoices and customs filings, so never reuse or renumber them.",
+    ),
+    (
+        "arch-driver-api",
+        "architecture",
+        "Driver API inside Quayside",
+        "quayside drayman",
+        "The driver API (/driver/v1) is a separate FastAPI router in Quayside with its own auth (device refresh tokens) and its own rate limits. It exposes jobs, job status transitions, presigned upload URLs and appointment QR payloads. Haulier dispatchers assign jobs in the portal; the driver API never exposes prices.",
+    ),
+    (
+        "note-hold-feedback",
+        "note",
+        "Customer feedback on short booking holds",
+        "quayside product",
+        "Boreal Foods and Alcaraz Logistics both said in the quarterly review that they need more time between quoting and confirming, because internal approval on their side takes most of a working day. Jonas suggests letting key accounts ask for longer holds rather than changing the default for everyone.",
+    ),
+    # ----------------------------------------------------------------- Kestrel
+    (
+        "arch-kestrel",
+        "architecture",
+        "Kestrel AIS ingestion pipeline",
+        "kestrel ais",
+        "Kestrel is a Go 1.22 service that holds long-lived TCP connections to the AIS providers, decodes NMEA AIVDM sentences (types 1-3 for Class A positions, 5 for static and voyage data, 18/19 for Class B), normalises them and publishes to vessel.positions.v2 keyed by MMSI. Static data goes to vessel.static.v1. Decoding and publishing run in separate goroutine pools joined by a bounded channel so a slow Kafka does not block socket reads.",
+    ),
+    (
+        "fact-kestrel-stale",
+        "fact",
+        "Kestrel drops AIS messages older than 15 minutes",
+        "kestrel ais",
+        "Kestrel discards any AIS message whose receive timestamp is more than 15 minutes behind wall-clock time (kestrel.max_message_age_seconds=900). Satellite AIS sometimes delivers batches hours late after a ground-station backlog, and publishing those would make vessels appear to jump backwards. Drops are counted in kestrel_dropped_stale_total by provider.",
+    ),
+    (
+        "fact-mmsi-imo",
+        "fact",
+        "MMSI vs IMO: how vessels are identified",
+        "kestrel ais",
+        "AIS position messages carry only the MMSI, but Harbor's canonical vessel id is the IMO number because MMSIs change when a ship is reflagged or sold. Kestrel maintains the mapping in vessel_identity from type 5 static messages and carrier fleet lists; positions for an MMSI with no known IMO are published with imo=null and ignored by Sextant.",
+    ),
+    (
+        "incident-reflag",
+        "incident",
+        "HARB-1503: reflagged vessel lost its positions",
+        "kestrel incident",
+        "After Nordvik Aurora (IMO 9811000) was reflagged from Norway to Malta it started transmitting a new MMSI, but Kestrel kept the old MMSI-to-IMO row in vessel_identity, so for three days no positions were attached to the vessel and customer ETAs froze. Kestrel now lets the newest type 5 message with a valid IMO check digit override the stored mapping and alerts when one IMO receives positions from two MMSIs within 24 hours.",
+    ),
+    (
+        "fact-kestrel-dedupe",
+        "fact",
+        "How Kestrel deduplicates AIS messages",
+        "kestrel ais redis",
+        "The same position report often arrives from several satellites, from terrestrial receivers and, since the dual-provider setup, from both providers. Kestrel builds a dedupe key from MMSI, the timestamp truncated to the second and lat/lon rounded to 5 decimals, and does SET NX on it in Redis with a 10-minute TTL; only the first writer publishes. Roughly 38% of incoming messages are duplicates.",
+    ),
+    (
+        "failed-bloom-dedupe",
+        "failed_approach",
+        "In-process Bloom filter for AIS dedupe",
+        "kestrel ais",
+        "Kestrel originally deduplicated with an in-process Bloom filter per pod. With three replicas consuming different provider connections the filters were not shared, so cross-provider duplicates went through, and every pod restart emptied the filter and caused a duplicate spike for Sextant. Replaced with the shared Redis SET NX approach.",
+    ),
+    (
+        "fact-speed-filter",
+        "fact",
+        "Implausible position jumps are filtered",
+        "kestrel ais",
+        "If a new position implies a speed over ground above 50 knots from the previous accepted position of the same vessel, Kestrel discards it and increments kestrel_rejected_jump_total. These come from GNSS spoofing and jamming, frequent in the eastern Mediterranean, the Black Sea and around the Strait of Hormuz, plus the occasional receiver sending 0,0 positions.",
+    ),
+    (
+        "note-baltic-jamming",
+        "note",
+        "Hanseatic asked why their ship appeared at an airport",
+        "kestrel customers",
+        "Hanseatic Forwarding's ops team sent a screenshot of their vessel plotted on Kaliningrad airport. This is GNSS jamming in the southern Baltic, which produces positions that are plausible in speed but wrong in place, so the jump filter does not catch it. Support should explain this and point to the satellite-confirmed track; a real fix would need cross-checking against terrestrial receiver locations.",
+    ),
+    (
+        "proc-kestrel-replay",
+        "procedure",
+        "Replaying AIS data from the raw archive",
+        "kestrel ais s3",
+        "Kestrel writes every raw NMEA line to s3://harbor-ais-archive/raw/<provider>/<yyyy>/<mm>/<dd>/<hh>.gz. To rebuild positions, run kestrel replay --from 2024-05-01T00:00Z --to 2024-05-02T00:00Z --mmsi 244123000 --topic vessel.positions.replay. Never replay into vessel.positions.v2 directly: Foghorn would send ETA notifications for old data.",
+    ),
+    (
+        "con-ais-license",
+        "constraint",
+        "AIS data licence limits what customers may see",
+        "kestrel legal api",
+        "Our SeaPulse and Orbicom licences forbid redistributing raw AIS positions. Customer-facing APIs and exports may only show positions for vessels carrying at least one of that customer's active bookings, at most one position per 15 minutes, and never the raw NMEA. Bulk track exports for vessels without bookings are not allowed, even for key accounts.",
+    ),
+    (
+        "fact-port-call-detect",
+        "fact",
+        "How port arrivals are detected from positions",
+        "kestrel ais ports",
+        "A port call starts when a vessel is inside a berth geofence with speed over ground below 0.5 knots for more than 30 minutes; it ends when it leaves the geofence or exceeds 3 knots. Kestrel publishes arrival and departure events to vessel.portcall.v1 with the UN/LOCODE and terminal code. Time spent in anchorage polygons is reported separately as waiting time.",
+    ),
+    (
+        "status-class-b",
+        "status",
+        "Class B AIS support merged but disabled",
+        "kestrel ais",
+        "Decoding of Class B messages (types 18, 19 and 24) is merged and tested but disabled behind the Unleash flag kestrel_class_b. Class B is mostly used by small craft and a few feeder vessels, and enabling it would roughly double the message volume on vessel.positions.v2. Revisit if a customer books on a feeder that only transmits Class B.",
+    ),
+    (
+        "task-multipart-type5",
+        "task",
+        "HARB-1766: reassemble out-of-order multipart type 5 messages",
+        "kestrel ais",
+        "Type 5 static messages span two NMEA sentences; when the two fragments arrive out of order (common with satellite batches) Kestrel discards both and the vessel's destination and draught are not updated. Buffer fragments by (provider, sequential message id, channel) for up to 5 seconds and reassemble in either order. Work in progress on branch tk/multipart-reassembly.",
+    ),
+    (
+        "handoff-tomasz",
+        "handoff",
+        "Kestrel handoff while Tomasz is on leave",
+        "kestrel",
+        "Tomasz Kowalczyk is out until 2 September; Lars Eriksen covers Kestrel. HARB-1766 is half done on tk/multipart-reassembly (fragment buffer written, tests missing). The Grafana alert KestrelProviderDisconnected is noisy because Orbicom drops idle connections every 6 hours by design, so raise the for: window rather than silencing it. The Orbicom renewal meeting with Jonas is on the 28th.",
+    ),
+    (
+        "pref-go-style",
+        "preference",
+        "Go style in Kestrel and Gatehouse",
+        "kestrel go",
+        'Wrap errors with fmt.Errorf("decode type 5: %w", err) and check them with errors.Is/As; do not add pkg/errors. Log with log/slog in JSON, passing attributes rather than formatting strings. Write table-driven tests for every decoder, with real NMEA sentences from the archive as fixtures.',
+    ),
+    (
+        "ref-ais-spec",
+        "reference",
+        "AIS message format references",
+        "kestrel ais",
+        "The authoritative layout of AIS messages is ITU-R M.1371-5 (Annex 8 describes the message types). The gpsd AIVDM/AIVDO protocol decoding page is easier to read and lists the quirks of real-world transmitters. Our decoder is a fork of go-ais in kestrel/internal/ais with fixes for 6-bit text padding.",
+    ),
+    (
+        "fact-heading-511",
+        "fact",
+        "AIS 'not available' sentinel values",
+        "kestrel ais",
+        "AIS uses sentinel values for missing data: heading 511, course over ground 360, speed 102.3 knots, latitude 91 and longitude 181. Kestrel converts them to null before publishing; downstream services must never treat heading 511 as a real direction. A surprising number of vessels report heading 511 permanently because no gyro is connected.",
+    ),
+    (
+        "incident-seapulse-cert",
+        "incident",
+        "SeaPulse TLS certificate rotation broke ingestion",
+        "kestrel incident tls",
+        "On 2024-02-19 SeaPulse rotated its TLS certificate to a new intermediate CA, and Kestrel, which pinned the old intermediate in its CA bundle, refused to connect. We had no vessel positions for 2 hours 10 minutes. Kestrel now uses the system trust store plus a pin on the root CA's public key, and the provider alert pages after 5 minutes instead of 30.",
+    ),
+    (
+        "fact-kestrel-throughput",
+        "fact",
+        "AIS message volumes",
+        "kestrel ais kafka",
+        "Combined raw input from both providers peaks at about 5,500 messages per second, of which roughly 1,000 per second survive deduplication, staleness and jump filters and are published. That is about 90 million published positions a day. A single Kestrel pod handles about 3,000 raw messages per second before CPU becomes the limit.",
+    ),
+    (
+        "con-kestrel-ordering",
+        "constraint",
+        "Per-vessel ordering on vessel.positions.v2",
+        "kestrel kafka",
+        "vessel.positions.v2 is keyed by MMSI so that all positions of a vessel land on one partition in order. Do not change the partitioner or the key without a migration plan: Sextant and the port-call detector assume per-vessel ordering and will compute negative durations otherwise. Adding partitions also reshuffles keys and must be coordinated with consumers.",
+    ),
+    (
+        "proc-provider-outage",
+        "procedure",
+        "What to do when an AIS provider disconnects",
+        "kestrel oncall",
+        "If KestrelProviderDisconnected fires for one provider, check the provider's status page and the Kestrel Providers dashboard; with two providers coverage continues, so it is not urgent unless both are down. If both are down for more than 15 minutes, post in #customer-updates that tracking is delayed and open a ticket with the provider. Do not restart Kestrel pods repeatedly; they reconnect with backoff on their own.",
+    ),
+    (
+        "fact-kestrel-reconnect",
+        "fact",
+        "Kestrel reconnect and backoff behaviour",
+        "kestrel retries",
+        "When a provider connection drops, Kestrel reconnects with exponential backoff starting at 1 second and doubling up to 60 seconds, with full jitter. After reconnecting it requests a backfill of the missed minutes where the provider supports it; SeaPulse does, Orbicom does not.",
+    ),
+    (
+        "incident-redis-failover-dupes",
+        "incident",
+        "Duplicate port-call events during Redis failover",
+        "kestrel redis incident",
+        "During an ElastiCache primary failover on 2024-08-03 Kestrel's dedupe SET NX calls failed for 40 seconds and Kestrel, configured to fail open, published every duplicate. Sextant coped, but the port-call detector created 14 duplicate arrival events and Foghorn notified customers twice. The port-call detector now dedupes its own events by (imo, locode, arrival hour).",
+    ),
+    (
+        "note-dark-vessels",
+        "note",
+        "Vessels that switch off AIS",
+        "kestrel ais",
+        "Some vessels switch AIS off for long periods, for sanctions evasion or in piracy areas off West Africa and in the Gulf of Aden. Sextant marks the ETA as low-confidence after 12 hours without positions; support should not promise an arrival time in these cases.",
+    ),
+    (
+        "note-ais-cost",
+        "note",
+        "AIS contract cost discussion",
+        "kestrel product",
+        "At the architecture review Jonas noted that AIS data is now our second-largest vendor cost after AWS. Options discussed: subscribe to Orbicom only for vessels within 500 nm of a port, or drop satellite AIS for vessels in coastal European waters. No decision yet; Tomasz will pull coverage numbers.",
+    ),
+    (
+        "task-clickhouse-ttl",
+        "task",
+        "HARB-1816: downsample and expire raw positions in ClickHouse",
+        "kestrel clickhouse",
+        "Raw per-message positions in ClickHouse should be downsampled to one per 10 minutes after 90 days and deleted after 3 years, as the AIS licence requires. Implement with a TTL ... GROUP BY clause on the MergeTree table and verify that track queries for old voyages still work.",
+    ),
+    # ----------------------------------------------------------------- Sextant
+    (
+        "arch-sextant",
+        "architecture",
+        "Sextant ETA prediction service",
+        "sextant eta",
+        "Sextant is a Python 3.12 service that consumes vessel.positions.v2, vessel.portcall.v1 and Tidetable's schedules, computes features per upcoming port call and runs the model with ONNX Runtime. It publishes predictions to vessel.eta.v1 and caches the latest value per vessel and port in Redis under eta:{imo}:{locode} with a 6-hour TTL, which is what Quayside and the customer API read.",
+    ),
+    (
+        "fact-eta-accuracy",
+        "fact",
+        "Current ETA accuracy by horizon and port",
+        "sextant eta",
+        "On the last 90 days of port calls, the mean absolute error of Sextant's ETA is 5.1 hours at a 72-hour horizon, 3.0 hours at 48 hours and 1.8 hours at 24 hours. CNSHA is the worst port (fog closures and long anchorage queues); NLRTM and SGSIN are among the best. Carrier schedule ETAs over the same period have a 72-hour MAE of 11.4 hours.",
+    ),
+    (
+        "incident-eta-dst",
+        "incident",
+        "HARB-1620: ETAs off by an hour after DST change",
+        "sextant eta incident",
+        "After the US daylight-saving change on 10 March, ETAs for USLAX and USLGB were one hour late for a week. Some features (hour of day of arrival, terminal working shifts) were computed in port local time with a cached UTC offset. All features are now computed in UTC, and local time is derived only for display using the IANA zone stored on the port.",
+    ),
+    (
+        "failed-schedule-blend",
+        "failed_approach",
+        "Blending carrier schedule ETAs with the model",
+        "sextant eta",
+        "We tried averaging Sextant's prediction 50/50 with the carrier's published schedule ETA from Tidetable, hoping to stabilise predictions far from port. Accuracy got worse at every horizon because carrier schedules are updated late and are systematically optimistic. The schedule ETA is now only a feature, and it is used as the prediction only when a vessel has had no positions for 12 hours.",
+    ),
+    (
+        "proc-sextant-retrain",
+        "procedure",
+        "Weekly retraining and promotion of the ETA model",
+        "sextant ml",
+        "The Dagster job sextant_weekly_retrain runs every Sunday at 02:00 UTC on the last 18 months of completed port calls. The candidate is promoted only if its MAE on the holdout month improves by at least 2% at the 72-hour horizon and no port gets more than 10% worse; otherwise the job posts the comparison to #sextant and keeps the current model. Artifacts are stored in s3://harbor-ml-models/sextant/<date>/.",
+    ),
+    (
+        "con-eta-read-path",
+        "constraint",
+        "ETA lookups must not call the model on the request path",
+        "sextant eta latency",
+        "The ETA read path used by Quayside and the customer API must stay under 150 ms at p99, so it only reads the precomputed value from Redis. If the key is missing it returns the last known ETA from PostgreSQL with stale=true; it must never run inference synchronously.",
+    ),
+    (
+        "status-congestion-features",
+        "status",
+        "Port congestion features rollout",
+        "sextant eta ports",
+        "Anchorage queue length and average waiting time are live as model features for 12 ports, including NLRTM, DEHAM, BEANR, SGSIN, CNSHA, CNNGB, KRPUS and USLAX. AEJEA and MAPTM are next; their anchorage polygons need drawing in Bridge first. Mei Lin Zhao owns the rollout.",
+    ),
+    (
+        "note-eta-confidence",
+        "note",
+        "Product wants ETA confidence ranges",
+        "sextant product",
+        "Jonas wants customer-facing ETAs to show a range (e.g. 'Tue 14:00 ± 3 h') before the Boreal Foods renewal in Q4. Sextant would need quantile regression or conformal intervals; Mei Lin thinks conformal prediction on holdout residuals per horizon is the cheapest route.",
+    ),
+    (
+        "fact-eta-publish-rule",
+        "fact",
+        "When Sextant emits an ETA change",
+        "sextant eta kafka",
+        "Sextant recomputes the ETA for a vessel on every accepted position but only publishes to vessel.eta.v1 when the prediction moves by more than 30 minutes, or at least every 6 hours. This keeps the topic at roughly 40 messages per second instead of 1,000.",
+    ),
+    (
+        "fact-eta-features",
+        "fact",
+        "Main features of the ETA model",
+        "sextant ml",
+        "The most important features are remaining distance along the typical route, recent speed over ground, destination port, anchorage queue length at the destination, vessel size class and the carrier schedule's planned arrival. Weather is not a feature yet; a Stormglass trial showed small gains only on the North Atlantic.",
+    ),
+    (
+        "failed-lstm-eta",
+        "failed_approach",
+        "Sequence model for ETA prediction",
+        "sextant ml",
+        "Mei Lin trained an LSTM on raw position sequences for ETA. It matched the gradient-boosted model at the 24-hour horizon but was worse further out, needed GPUs to train, and was much harder to explain to customers asking why an ETA moved. Shelved.",
+    ),
+    (
+        "handoff-meilin",
+        "handoff",
+        "Sextant retraining handoff",
+        "sextant ml",
+        "Mei Lin is at a conference this week. The Sunday retrain failed its promotion check on CNSHA (+14% MAE) because of typhoon closures in the training month, and she decided to keep the current model. If it fails again, do not force-promote; exclude the typhoon window via sextant/config/exclusions.yaml and rerun.",
+    ),
+    # ----------------------------------------------------------------- Tidetable
+    (
+        "arch-tidetable",
+        "architecture",
+        "Tidetable carrier schedule service",
+        "tidetable schedules",
+        "Tidetable imports sailing schedules from carriers via the DCSA Commercial Schedules API where available and from weekly CSV or Excel files otherwise. It stores services, voyages and port calls with planned arrival and departure per port, and exposes point-to-point sailing options to Quayside over gRPC.",
+    ),
+    (
+        "fact-blank-sailings",
+        "fact",
+        "How blank sailings are handled",
+        "tidetable schedules quayside",
+        "When a carrier cancels a voyage (a blank sailing), Tidetable marks the voyage cancelled and publishes schedule.voyage_cancelled. Quayside moves HELD and CONFIRMED bookings on that voyage to the needs-rebooking queue in Bridge and Foghorn emails the customer; it never rebooks automatically because the customer may prefer another carrier.",
+    ),
+    (
+        "incident-voyage-number",
+        "incident",
+        "HARB-1571: carrier changed voyage number format",
+        "tidetable incident",
+        "Transpacific Reefer Lines switched from voyage numbers like 242W to 0242W without notice. Tidetable treated every voyage as new, created duplicates, and Quayside offered the same sailing twice on the USLAX lane. Voyages are now matched on (carrier, vessel IMO, first port call within two days) and the voyage number is just an attribute.",
+    ),
+    (
+        "task-tidetable-dcsa",
+        "task",
+        "HARB-1781: move remaining carriers to the DCSA schedule API",
+        "tidetable",
+        "Three carriers still send weekly Excel schedules that Tidetable parses with per-carrier scripts. Two of them now expose the DCSA Commercial Schedules API; switch them over and delete their parsers. The third has no API plans, so keep its parser but add a schema check.",
+    ),
+    # ----------------------------------------------------------------- Clearway
+    (
+        "arch-clearway",
+        "architecture",
+        "Clearway customs documents service",
+        "clearway customs",
+        "Clearway prepares and submits customs filings: EU ICS2 entry summary declarations, US ISF (10+2) and AMS manifests, and UK export declarations. Generated XML and PDFs are stored in s3://harbor-customs-docs-prod with S3 Object Lock in compliance mode. Filing state lives in Clearway's PostgreSQL, and progress is published on customs.filings.v1.",
+    ),
+    (
+        "fact-isf-deadline",
+        "fact",
+        "US ISF filing deadline and penalties",
+        "clearway customs us",
+        "The US Importer Security Filing (ISF 10+2) must be accepted by CBP at least 24 hours before the container is loaded at the foreign port. Late, inaccurate or missing filings can cost up to USD 5,000 per violation, and CBP may refuse to let the box be discharged. Clearway warns the customer 72 hours before loading and pages the customs desk at 36 hours.",
+    ),
+    (
+        "con-docs-retention",
+        "constraint",
+        "Customs documents kept 7 years, cannot be deleted",
+        "clearway compliance s3",
+        "Customs documents must be retained for 7 years. The harbor-customs-docs-prod bucket uses Object Lock in compliance mode with a 7-year default retention, so not even the root account can delete them early. GDPR erasure requests cannot remove these documents because the legal basis is customs law; we only redact personal data in derived copies such as Bridge previews and analytics.",
+    ),
+    (
+        "fact-clw-e112",
+        "fact",
+        "Clearway error CLW-E112: goods description too vague",
+        "clearway customs errors",
+        "CLW-E112 VAGUE_GOODS_DESCRIPTION is raised by Clearway's pre-check before an ICS2 filing is sent. ICS2 rejects generic descriptions such as 'general cargo', 'FAK', 'foodstuffs' or 'parts', so the pre-check compares against a blocklist and requires at least a 6-digit HS code. The shipper must supply a plain description like 'frozen Atlantic cod fillets'.",
+    ),
+    (
+        "fact-clw-e207",
+        "fact",
+        "Clearway error CLW-E207: invalid EORI",
+        "clearway customs errors",
+        "CLW-E207 EORI_INVALID means the consignee or declarant EORI number failed validation against the EU EORI validation service. Valid results are cached for 24 hours in Redis; the service is often slow at month end, in which case the check is retried inside the workflow rather than failing the filing.",
+    ),
+    (
+        "incident-ics2-vague",
+        "incident",
+        "HARB-1655: 140 ICS2 filings rejected for Boreal Foods",
+        "clearway customs incident",
+        "In June 140 entry summary declarations for Boreal Foods were rejected because the goods description 'foodstuffs' is not acceptable after ICS2 release 2. The containers had to be re-filed within hours of loading at NOAES. This led to the CLW-E112 pre-check and to Clearway storing the customer's approved description per HS code so it is reused on later bookings.",
+    ),
+    (
+        "failed-ocr-hs",
+        "failed_approach",
+        "OCR on commercial invoices to suggest HS codes",
+        "clearway customs",
+        "We tried extracting HS codes and descriptions from uploaded commercial invoices with Tesseract OCR and a keyword classifier. Field accuracy was around 60%, and a wrong HS code in a customs filing is a compliance risk rather than an inconvenience. We dropped it; the form now suggests codes from the customer's own past shipments and a human confirms.",
+    ),
+    (
+        "proc-resubmit-filing",
+        "procedure",
+        "Amending and resubmitting a customs filing",
+        "clearway customs bridge",
+        "In Bridge open Customs, then Filings, find the filing by booking reference and use Amend. If the declaration already has an MRN, Clearway sends an amendment referencing it; if it was rejected before an MRN was issued, Amend creates a new version and a new Temporal workflow with id suffix -v2, -v3 and so on. Never edit the XML in S3; object lock prevents it anyway.",
+    ),
+    (
+        "fact-mrn-format",
+        "fact",
+        "Format of EU movement reference numbers (MRN)",
+        "clearway customs",
+        "An MRN is 18 characters: two digits for the year, the two-letter country code of the office of first entry, 13 alphanumeric characters and a final check character. Clearway validates the check character on every MRN received and logs warning CLW-W301 when it does not match, instead of rejecting the response.",
+    ),
+    (
+        "fact-submit-ens-retry",
+        "fact",
+        "Retry policy of the submit_ens activity",
+        "clearway temporal retries",
+        "The Temporal activity submit_ens has a start-to-close timeout of 2 minutes and a retry policy of up to 8 attempts with exponential backoff starting at 10 seconds (coefficient 2, max interval 10 minutes). Validation errors CLW-E1xx are non-retryable and fail the workflow straight away so the customs desk sees them.",
+    ),
+    (
+        "incident-temporal-history",
+        "incident",
+        "Customs status workflow hit Temporal history limit",
+        "clearway temporal incident",
+        "A Clearway workflow that polled a UK export declaration's status every minute for three weeks reached Temporal's 51,200-event history limit and was terminated, so we never recorded the clearance. Long-running polling workflows now call continue-as-new every 1,000 iterations and poll with backoff up to 30 minutes.",
+    ),
+    (
+        "con-temporal-determinism",
+        "constraint",
+        "Temporal workflow code must be deterministic",
+        "clearway temporal",
+        "Workflow code in Clearway and Purser must be deterministic: no datetime.now(), random, uuid4, environment lookups or network calls inside workflow functions. Use workflow.now(), workflow.uuid4() and activities for anything with side effects. Changing the order of activities in a running workflow needs workflow.patched() or a new workflow type, otherwise replays of in-flight filings fail with a non-determinism error.",
+    ),
+    (
+        "pref-workflow-ids",
+        "preference",
+        "Temporal workflow id convention",
+        "temporal clearway",
+        "Temporal workflow ids are <filing-type>-<booking_ref>-v<version>, for example ens-HB2406-10457-v1. Deterministic ids make a duplicate start fail with WorkflowAlreadyStarted instead of filing twice, and they make it easy to find a filing in the Temporal UI from a booking reference.",
+    ),
+    (
+        "task-uk-cds",
+        "task",
+        "HARB-1802: UK export declarations via CDS",
+        "clearway customs uk",
+        "UK exports must now be declared through the Customs Declaration Service since CHIEF was switched off. Implement CDS export declaration submission and status notifications in Clearway, reusing the UK EORI checks. Owner Ines Duarte; the first customer is Alcaraz Logistics exporting from GBFXT.",
+    ),
+    (
+        "status-ams",
+        "status",
+        "US AMS manifest filing status",
+        "clearway customs us",
+        "AMS manifest filing is live for bookings discharging at USLAX and USLGB. USNYC is blocked until the carrier for that lane confirms we may file house bills on its behalf. ISF filing is live for all US ports.",
+    ),
+    (
+        "handoff-ines",
+        "handoff",
+        "Clearway handoff from Ines to Kwame",
+        "clearway",
+        "Ines Duarte is moving to the UK CDS project full time, and Kwame Mensah takes over day-to-day Clearway on-call. Check the ICS2 rejection dashboard every morning, since rejections arrive during the EU night. The clearway-prod Temporal worker is pinned at 20 concurrent activities because the STI endpoint throttles beyond that. Pending: renewal of the eIDAS certificate used for STI, which expires on 14 November.",
+    ),
+    (
+        "ref-ics2-docs",
+        "reference",
+        "ICS2 specifications and validation services",
+        "clearway customs",
+        "Key references for ICS2: the EU ICS2 common functional and technical specifications on the European Commission CIRCABC site, the TARIC database for HS code validity, and the EORI validation service on the Commission's taxation and customs site. Our field mapping from booking data to ENS data elements lives in clearway/docs/ics2-mapping.md.",
+    ),
+    (
+        "fact-do-not-load",
+        "fact",
+        "ICS2 'do not load' responses",
+        "clearway customs",
+        "ICS2 can answer an entry summary declaration with a do-not-load (DNL) message for security reasons. Clearway treats DNL as SEV2: it pages the customs desk, puts the booking on a hold that Quayside will not release, and Foghorn notifies the customer and the carrier. DNLs are rare, about one per quarter, and always need a human.",
+    ),
+    (
+        "fact-hs-code-lengths",
+        "fact",
+        "HS code length required per filing type",
+        "clearway customs",
+        "ICS2 entry summary declarations require at least a 6-digit HS code per goods item, US ISF needs the 6-digit HTSUS code and UK export declarations need the 8-digit commodity code. Clearway stores the most specific code the customer gave and truncates it per filing type.",
+    ),
+    (
+        "status-ics2-direct",
+        "status",
+        "Direct STI connection rollout",
+        "clearway customs",
+        "Direct ICS2 submission through the shared trader interface has been live for all maritime filings since 2 September. TradeLink stays under contract until December as a fallback. The round trip for rejections dropped from about 45 minutes to under 5.",
+    ),
+    (
+        "fact-eidas-cert",
+        "fact",
+        "Certificate used for the EU shared trader interface",
+        "clearway security",
+        "Clearway signs AS4 messages to the ICS2 shared trader interface with an eIDAS qualified seal certificate issued to Harbor Logistics B.V.; the private key is in AWS KMS and not exportable. The certificate expires on 14 November, and renewal takes about three weeks because of identity verification.",
+    ),
+    # ----------------------------------------------------------------- Purser
+    (
+        "arch-purser",
+        "architecture",
+        "Purser billing service overview",
+        "purser billing",
+        "Purser is a Kotlin 1.9 Spring Boot service using jOOQ against its own PostgreSQL database. It consumes booking.events.v1 to create charge lines, generates invoices on release, takes card payments for small customers through Stripe and reconciles bank transfers from daily camt.053 statements. All money movements are posted to a double-entry ledger table.",
+    ),
+    (
+        "con-money-minor-units",
+        "constraint",
+        "Money is stored in integer minor units",
+        "purser billing",
+        "Amounts are stored as BIGINT minor units plus an ISO 4217 currency code everywhere in Purser and in every event payload; never as floats. Mind the exponent: JPY has 0 decimals and KWD has 3, so use the currency's exponent from java.util.Currency rather than multiplying by 100.",
+    ),
+    (
+        "fact-pur-402",
+        "fact",
+        "Purser error PUR-402: credit limit exceeded",
+        "purser billing errors",
+        "Before confirming a booking on account, Quayside calls Purser's CheckCredit gRPC method. If open invoices plus the new booking exceed the customer's credit limit, Purser returns PUR-402 CREDIT_LIMIT_EXCEEDED and Quayside keeps the booking HELD and puts it in the Bridge credit review queue. Prepaid card customers never get PUR-402.",
+    ),
+    (
+        "incident-duplicate-invoices",
+        "incident",
+        "HARB-1541: duplicate invoices for Alcaraz Logistics",
+        "purser kafka incident",
+        "A failed offset commit after a consumer rebalance made Purser re-read four hours of booking.events.v1, and because charge creation was not idempotent Alcaraz Logistics received 312 duplicate invoices. We voided them with credit notes and apologised. Charge lines now have a unique key (booking_ref, charge_type, event_version) and the consumer skips events it has already applied.",
+    ),
+    (
+        "failed-kafka-eos",
+        "failed_approach",
+        "Kafka exactly-once transactions in Purser",
+        "kafka purser",
+        "After HARB-1541 we tried Kafka transactions (exactly-once semantics) for Purser's consumer. They only cover Kafka-to-Kafka processing; our side effect is a PostgreSQL write, so duplicates were still possible across that boundary, and the extra latency was noticeable. Idempotent writes keyed on the event turned out to be the simpler and actual fix.",
+    ),
+    (
+        "fact-dnd",
+        "fact",
+        "Demurrage and detention charges",
+        "purser billing",
+        "Demurrage is charged per day a full container stays in the terminal beyond its free time; detention is charged per day the container is outside the terminal beyond its free time before the empty is returned. Default free time is 5 days for each (3 days for reefers), and tariffs per port and container type are in dnd_tariffs. Purser computes them from Gatehouse gate-in and gate-out events.",
+    ),
+    (
+        "proc-month-end",
+        "procedure",
+        "Month-end close in Purser",
+        "purser billing finance",
+        "After finance confirms that bank statements are reconciled, run purser close-period --period 2024-06 from the purser-admin pod. This locks the period: no invoice or payment can be dated into it afterwards, and corrections go into the open period as credit notes. The command also exports the ledger to the accounting system as CSV in s3://harbor-finance-exports/.",
+    ),
+    (
+        "con-invoice-immutable",
+        "constraint",
+        "Issued invoices are immutable",
+        "purser billing compliance",
+        "Once an invoice has a number it can never be edited or deleted; Dutch tax rules (Harbor Logistics B.V. is registered in Rotterdam) require a gapless number sequence and unchanged records. Mistakes are corrected with a credit note that references the original and, if needed, a new invoice.",
+    ),
+    (
+        "fact-invoice-numbering",
+        "fact",
+        "Invoice number format",
+        "purser billing",
+        "Invoice numbers are HRB-<year>-<6-digit sequence>, gapless per year, e.g. HRB-2024-004211. Credit notes use HRC- with their own sequence. Numbers are allocated in the same transaction that issues the invoice, using a row lock on a counter table rather than a PostgreSQL sequence, which can leave gaps after rollbacks.",
+    ),
+    (
+        "failed-psd2-reconcile",
+        "failed_approach",
+        "PSD2 bank API for real-time reconciliation",
+        "purser billing",
+        "We tried reconciling incoming payments in real time through our bank's PSD2 account information API. Consent expires every 90 days and must be renewed by a person with bank credentials; it lapsed twice within six months and silently stopped reconciliation. We went back to daily camt.053 statements over SFTP, which are boring but never expire.",
+    ),
+    (
+        "incident-camt-reference",
+        "incident",
+        "Bank statement parsing missed structured references",
+        "purser incident",
+        "In August the bank started putting our invoice numbers in the structured creditor reference (RF) field of camt.053 instead of the free-text remittance field. Purser only parsed the free text, so 230 payments stayed unmatched and customers got reminders for invoices they had paid. The matcher now checks both fields and validates RF references by their check digits.",
+    ),
+    (
+        "fact-peppol",
+        "fact",
+        "Belgian e-invoicing via Peppol",
+        "purser billing compliance",
+        "From 1 January 2026 B2B invoices to Belgian companies must be structured e-invoices sent over the Peppol network. Purser will send UBL invoices through Storecove as its Peppol access point; PDF invoices by email will no longer count as the legal invoice for those customers.",
+    ),
+    (
+        "task-peppol",
+        "task",
+        "HARB-1820: send invoices to Belgian customers via Peppol",
+        "purser billing",
+        "Generate UBL 2.1 (Peppol BIS Billing 3.0) invoices for customers with a Belgian VAT number and submit them through the Storecove API. Store the Peppol message id and delivery status on the invoice. Must be in production by November so it can run in parallel with PDF invoices before the 2026 deadline. Owner Kwame Mensah.",
+    ),
+    (
+        "fact-reverse-charge",
+        "fact",
+        "VAT reverse charge for EU cross-border invoices",
+        "purser billing tax",
+        "For B2B customers in another EU member state with a valid VAT number, invoices carry 0% VAT with the reverse-charge mention. VAT numbers are validated against VIES when the customer is created and again monthly. International freight transport is often zero-rated anyway, but the mention is still required.",
+    ),
+    (
+        "incident-vies-outage",
+        "incident",
+        "VIES outage blocked invoice issuing",
+        "purser incident",
+        "On 2024-04-30, month end, the EU VIES service was down for most of the day and Purser refused to issue invoices because it re-validated VAT numbers synchronously. Finance missed the close by a day. Purser now caches positive VIES results for 30 days and issues with vat_check=deferred when VIES is unavailable, rechecking later.",
+    ),
+    (
+        "pref-purser-kotlin",
+        "preference",
+        "Kotlin conventions in Purser",
+        "purser kotlin",
+        "Use coroutines with structured concurrency; blocking JDBC calls go through withContext(Dispatchers.IO), never on Dispatchers.Default. Database access is jOOQ with generated classes, not JPA or Hibernate. Prefer sealed result classes over exceptions in domain code, and keep money in the Money value class.",
+    ),
+    (
+        "status-stripe-checkout",
+        "status",
+        "Stripe Checkout rollout for small customers",
+        "purser billing stripe",
+        "Card payment via Stripe Checkout is enabled for 40% of prepaid SME customers through the Unleash flag purser_stripe_checkout. Payment success rate so far is 96%; the remaining failures are mostly abandoned 3-D Secure challenges. Next step is 100% once the SEPA Direct Debit option is added.",
+    ),
+    (
+        "fact-stripe-webhooks",
+        "fact",
+        "How Purser handles Stripe webhooks",
+        "purser stripe",
+        "Stripe webhooks hit /webhooks/stripe, are verified with the endpoint secret and stored raw in stripe_events before processing, with the Stripe event id as primary key so redelivery is harmless. Processing happens asynchronously; the endpoint answers 200 as soon as the event is stored so Stripe does not keep retrying.",
+    ),
+    (
+        "fact-credit-limits",
+        "fact",
+        "How customer credit limits are set",
+        "purser billing bridge",
+        "Credit limits are set by finance in Bridge per customer, in EUR. New customers start at EUR 25,000 after a credit check with Creditsafe; key accounts like Nordvik Freight have limits in the millions. Open exposure in other currencies is converted at the current rate before comparing.",
+    ),
+    (
+        "fact-payment-terms",
+        "fact",
+        "Payment terms and dunning",
+        "purser billing",
+        "Default payment terms are 30 days net; key accounts have 45 or 60. Purser sends reminders at 3 and 14 days overdue, and at 30 days overdue it blocks new on-account bookings for the customer, which Quayside surfaces as PUR-402.",
+    ),
+    (
+        "fact-purser-temporal",
+        "fact",
+        "Purser uses Temporal for dunning and e-invoice delivery",
+        "purser temporal",
+        "Purser runs two Temporal workflows in namespace purser-prod: the dunning workflow per overdue invoice, with durable timers for the reminder schedule, and the e-invoice delivery workflow that retries Storecove submissions. Everything else in Purser is plain request handling and Kafka consumers.",
+    ),
+    (
+        "handoff-kwame",
+        "handoff",
+        "Purser handoff for the June close",
+        "purser billing",
+        "Kwame will be off during the June close. Elif from finance runs close-period herself once reconciliation is green; the only Purser-side step is checking that the unmatched payments list in Bridge is empty or explained. Two credit notes for Alcaraz from HARB-1541 still need manual ledger allocation; instructions are in the ticket.",
+    ),
+    (
+        "note-invoice-disputes",
+        "note",
+        "Most invoice disputes are about demurrage",
+        "purser billing support",
+        "Support tagged 120 invoice disputes last quarter; 70% concerned demurrage or detention days, mainly because terminal gate events arrived late or were missing, so the container looked like it stayed longer. Fixing Gatehouse event gaps would cut disputes more than any billing change.",
+    ),
+    # ----------------------------------------------------------------- Foghorn
+    (
+        "arch-foghorn",
+        "architecture",
+        "Foghorn notification service",
+        "foghorn notifications",
+        "Foghorn consumes vessel.eta.v1, customs.filings.v1, invoice.events.v1 and the driver job topics, applies each user's notification preferences and sends email through Postmark, SMS through Twilio and push notifications to Drayman. Every send is recorded in notification_log with the triggering event id, which also dedupes sends.",
+    ),
+    (
+        "fact-eta-notify-threshold",
+        "fact",
+        "When customers are notified about ETA changes",
+        "foghorn eta",
+        "Foghorn only notifies a customer about an ETA change if the new ETA differs by more than 6 hours from the last ETA we told them, and at most once per booking every 12 hours. Lower thresholds caused complaints about spam from Boreal Foods' logistics team.",
+    ),
+    (
+        "incident-sms-storm",
+        "incident",
+        "HARB-1599: 18,000 SMS sent to drivers at night",
+        "foghorn incident",
+        "A consumer group offset reset on the driver job topic made Foghorn re-process three days of events, and it sent about 18,000 SMS to truck drivers between 02:00 and 04:00 CET, costing around EUR 1,400 and a lot of goodwill. Foghorn now ignores events older than one hour for SMS and push, and limits each recipient to 10 SMS per hour.",
+    ),
+    (
+        "con-quiet-hours",
+        "constraint",
+        "No non-urgent SMS to drivers at night",
+        "foghorn drayman",
+        "Foghorn must not send SMS or push notifications to drivers between 22:00 and 06:00 in the driver's local time zone, unless the message concerns a gate appointment or pickup within the next 2 hours. Non-urgent messages are held and sent at 06:00. Works council agreements with two haulier partners in the Netherlands require this.",
+    ),
+    (
+        "fact-sms-sender",
+        "fact",
+        "SMS sender identity by country",
+        "foghorn sms",
+        "In the EU Foghorn sends SMS from the alphanumeric sender ID HARBOR. The US does not support alphanumeric sender IDs, so SMS there go out from a 10DLC long code registered under our brand campaign; unregistered numbers get filtered by carriers. Drivers cannot reply to HARBOR messages.",
+    ),
+    (
+        "failed-ses-email",
+        "failed_approach",
+        "Switching transactional email from Postmark to SES",
+        "foghorn email",
+        "To save about EUR 300 a month we moved transactional email from Postmark to Amazon SES. Deliverability to customs brokers and forwarders on Microsoft 365 tenants dropped sharply and notifications landed in quarantine. After two weeks we moved back to Postmark, whose shared IP reputation suits our volume better.",
+    ),
+    (
+        "pref-notification-templates",
+        "preference",
+        "Notification templates live with Foghorn",
+        "foghorn",
+        "Email and SMS templates are MJML and Jinja files in foghorn/templates, one folder per event type and language. Other services send events with data, never rendered text, so copy changes never need a deploy of the emitting service.",
+    ),
+    (
+        "task-whatsapp",
+        "task",
+        "HARB-1830: evaluate WhatsApp for driver messages",
+        "foghorn drayman",
+        "Several hauliers asked for WhatsApp instead of SMS because their drivers already use it. Evaluate Twilio's WhatsApp Business API: template approval, opt-in requirements and cost per conversation versus SMS in Poland and Romania. Owner Hannah Vogel.",
+    ),
+    # ----------------------------------------------------------------- Drayman
+    (
+        "arch-drayman",
+        "architecture",
+        "Drayman driver app architecture",
+        "drayman mobile",
+        "Drayman is a React Native app built with Expo SDK 51 for truck drivers doing container pickups and deliveries. It shows the day's jobs, gate appointment QR codes, captures container seal photos and proof-of-delivery signatures, and reports location while on a job. It talks only to the driver API under /driver/v1 in Quayside.",
+    ),
+    (
+        "fact-seal-photo",
+        "fact",
+        "Seal photos at pickup",
+        "drayman mobile s3",
+        "Drivers must photograph the container seal at pickup before the job can move to in_transit. The app resizes photos to at most 1600 px on the long side at JPEG quality 0.7 and uploads them to S3 with a presigned URL from the driver API; photos taken offline wait in the local queue. The seal number is typed in by the driver and compared with the booking.",
+    ),
+    (
+        "incident-android14-location",
+        "incident",
+        "HARB-1690: background location broke on Android 14",
+        "drayman mobile incident",
+        'After drivers\' phones updated to Android 14, Drayman stopped getting location updates in the background, so deliveries were not auto-completed at the consignee and dispatchers had to call drivers. Android 14 requires a declared foreground service type; we added foregroundServiceType="location" and the FOREGROUND_SERVICE_LOCATION permission and shipped 3.14.2.',
+    ),
+    (
+        "con-location-sampling",
+        "constraint",
+        "Limits on driver location tracking",
+        "drayman mobile privacy",
+        "Drayman may only collect location while the driver has an active job, never between jobs or off shift, and at most once every 30 seconds. This is both a battery issue and a privacy commitment to drivers, who are mostly self-employed subcontractors. Location points are deleted after 30 days.",
+    ),
+    (
+        "fact-drayman-min-version",
+        "fact",
+        "Supported OS versions and forced updates",
+        "drayman mobile",
+        "Drayman supports Android 9+ and iOS 15+. The driver API returns min_app_version in its config endpoint, and older app versions show a blocking update screen. Raise it only for breaking driver API changes, because many drivers have limited mobile data and update rarely.",
+    ),
+    (
+        "proc-drayman-release",
+        "procedure",
+        "Releasing a new Drayman version",
+        "drayman mobile release",
+        "Bump the version in app.config.ts and build with eas build --profile production for both platforms. Submit to the Play internal track and TestFlight, let Sofia run the smoke checklist, then roll out on Play at 10%, 50% and 100% over three days while watching crash-free sessions in Sentry. JavaScript-only fixes can go out with eas update to the production channel instead of a store release.",
+    ),
+    (
+        "failed-ble-seals",
+        "failed_approach",
+        "Bluetooth electronic seal readers",
+        "drayman mobile",
+        "We piloted reading electronic container seals over Bluetooth LE from the app with two hauliers. Pairing was unreliable inside truck cabs, the seal vendors used different proprietary protocols, and drivers ended up typing the numbers anyway. The pilot was stopped; a photo plus the typed seal number remains the process.",
+    ),
+    (
+        "pref-drayman-i18n",
+        "preference",
+        "Drayman translations",
+        "drayman mobile i18n",
+        "All user-facing strings go through i18next with keys in locales/<lang>/common.json; no hard-coded text in components. Drayman ships English, Dutch, German, Polish, Romanian and Spanish because many drivers on the Rotterdam and Hamburg routes are Polish or Romanian. New strings need all six languages before release.",
+    ),
+    (
+        "fact-gate-qr",
+        "fact",
+        "Gate appointment QR codes",
+        "drayman gatehouse",
+        "The QR code shown in Drayman encodes the gate appointment id, container number and validity window, signed with Harbor's Ed25519 key. Terminal gate systems that integrate with us verify the signature offline with our published public key. Codes are valid from 2 hours before to 4 hours after the appointment slot.",
+    ),
+    (
+        "incident-qr-clock",
+        "incident",
+        "Gate rejected QR codes from phones with wrong clocks",
+        "drayman incident",
+        "At the DEHAM CTA gate several drivers were turned away because their QR codes were not yet valid. The app had generated the validity window from the phone's clock, and some drivers had set their clocks manually. QR payloads are now fetched pre-signed from the server, and the app uses the server time offset from the last API response for display.",
+    ),
+    (
+        "status-drayman-pod",
+        "status",
+        "New proof-of-delivery flow in beta",
+        "drayman mobile",
+        "The new proof-of-delivery flow (signature plus a photo of the delivered container) is in beta with 60 drivers from two hauliers. Translations are complete except Romanian. The old flow stays as a fallback until crash-free sessions stay above 99.5% for two weeks.",
+    ),
+    (
+        "task-drayman-multi-stop",
+        "task",
+        "HARB-1795: multi-stop jobs in Drayman",
+        "drayman mobile",
+        "Hauliers want to chain the pickup at the terminal, the delivery to the consignee and the empty return to the depot as one job with three stops. Requires a stops[] array in the driver API and a new job screen. Owner Hannah Vogel.",
+    ),
+    (
+        "note-driver-data-plans",
+        "note",
+        "Drivers have small data plans",
+        "drayman mobile",
+        "From the haulier interviews: many drivers use prepaid SIMs with a few GB per month and roam between the Netherlands, Germany and Poland. Large app updates and uncompressed photos were specifically complained about, so keep bundle size and upload sizes small.",
+    ),
+    (
+        "fact-driver-auth",
+        "fact",
+        "How drivers log in",
+        "drayman security",
+        "Drivers log in with their phone number and a one-time SMS code; hauliers invite drivers from the portal. The app then holds a refresh token bound to the device (valid 90 days, rotated on use) and a 15-minute access token. Removing a driver in the portal revokes their refresh tokens immediately.",
+    ),
+    (
+        "incident-heic-uploads",
+        "incident",
+        "HEIC photos rejected by the upload endpoint",
+        "drayman incident",
+        "Seal photos from some iPhones were uploaded as HEIC because a library update skipped our JPEG conversion, and the driver API rejected them as an unsupported media type. The offline queue retried forever, draining batteries. Uploads now convert to JPEG in the app, and the queue gives up after 20 attempts and shows the driver an error.",
+    ),
+    (
+        "pref-drayman-state",
+        "preference",
+        "State management in Drayman",
+        "drayman mobile",
+        "Server data goes through TanStack Query with a persisted cache; local UI state stays in components or Zustand stores. No Redux. Every mutation that must survive being offline goes through the SQLite action queue, never directly through fetch.",
+    ),
+    # ----------------------------------------------------------------- Gatehouse
+    (
+        "arch-gatehouse",
+        "architecture",
+        "Gatehouse terminal integration service",
+        "gatehouse edi",
+        "Gatehouse (Go) connects Harbor to terminal operating systems and port community systems. It receives EDIFACT messages over SFTP and AS2, plus a few REST webhooks, and converts them into JSON events on terminal.events.v1 (gate-in, gate-out, load, discharge). It also sends truck and container pre-announcements to terminals that require them.",
+    ),
+    (
+        "ref-edifact-messages",
+        "reference",
+        "EDIFACT message types we handle",
+        "gatehouse edi",
+        "CODECO reports gate-in and gate-out of containers, COARRI reports loading and discharge, COPARN carries container release and pre-announcement orders, BAPLIE is the bay plan, and IFTMBF/IFTMBC are booking request and confirmation. Most terminals use the D.95B or D.00B directories; the UN/EDIFACT directory documentation is on the UNECE site.",
+    ),
+    (
+        "incident-sftp-hostkey",
+        "incident",
+        "Eurogate SFTP host key change caused a 6 hour gap",
+        "gatehouse incident",
+        "On 2024-06-14 the Hamburg terminal's SFTP server presented a new host key without notice and Gatehouse, correctly, refused to connect. No DEHAM gate events arrived for six hours, which later showed up as wrong demurrage days on invoices. We now alert within 15 minutes when a partner connection fails host key verification, and the runbook says to verify the new fingerprint with the terminal by phone before accepting it.",
+    ),
+    (
+        "fact-portbase",
+        "fact",
+        "Rotterdam integration goes through Portbase",
+        "gatehouse ports",
+        "For NLRTM we do not connect to each terminal separately; Gatehouse uses the Portbase port community system, which provides gate and discharge events for all Rotterdam terminals and accepts our truck pre-notifications. Portbase requires pre-notification at least 1 hour before the truck arrives at the gate.",
+    ),
+    (
+        "failed-terminal-polling",
+        "failed_approach",
+        "Polling the Singapore terminal API every minute",
+        "gatehouse",
+        "For SGSIN we first polled the terminal's container status API every minute per active container. We hit their rate limit within days as volumes grew and were temporarily blocked. We now subscribe to their event webhooks and only poll once an hour as a safety net.",
+    ),
+    (
+        "con-as2-certs",
+        "constraint",
+        "AS2 certificates must be renewed ahead of expiry",
+        "gatehouse security",
+        "AS2 partner certificates expire yearly and renewal needs a certificate exchange with each partner, which can take weeks. Renewal must start 30 days before expiry; the inventory with expiry dates is in gatehouse/certs/inventory.yaml and an alert fires at 45 days.",
+    ),
+    (
+        "proc-onboard-terminal",
+        "procedure",
+        "Onboarding a new terminal in Gatehouse",
+        "gatehouse",
+        "Get the terminal's EDI implementation guide and sample files, add a partner config in gatehouse/partners/<locode>-<terminal>.yaml (transport, EDIFACT directory, code list mappings), write parser tests from the samples, and run the partner in shadow mode for two weeks, comparing its events with Kestrel port calls before enabling billing on them.",
+    ),
+    (
+        "fact-gate-event-latency",
+        "fact",
+        "Typical delays of terminal gate events",
+        "gatehouse",
+        "Gate events from terminals are not real time: Portbase usually delivers within 5 minutes, the DEHAM SFTP feed batches every 30 minutes, and some smaller terminals send CODECO only twice a day. Anything computing demurrage or detention must use the event timestamp from the message, not the time we received it.",
+    ),
+    (
+        "fact-codeco-resends",
+        "fact",
+        "Terminals resend CODECO messages",
+        "gatehouse edi",
+        "Terminals often resend the same CODECO with a new interchange reference after corrections, sometimes days later. Gatehouse dedupes gate events by (container number, event type, terminal, event time) and treats a later message with a different event time as a correction that replaces the earlier event.",
+    ),
+    (
+        "status-beanr-shadow",
+        "status",
+        "Antwerp terminal integration in shadow mode",
+        "gatehouse ports",
+        "Antwerp (BEANR) gate events have been in shadow mode through the port community system since the 5th; they match Kestrel port calls for 97% of containers. The mismatches are empty returns at depots, which the PCS reports under a different location code. Go-live for billing follows once the depot mapping is added.",
+    ),
+    (
+        "note-navis",
+        "note",
+        "Terminals running Navis N4",
+        "gatehouse",
+        "Several of our terminals, including ones at ESVLC and KRPUS, run Navis N4. Navis offers an integration API, but each terminal must enable it and charges per connection, so EDI remains the practical route for now.",
+    ),
+    # ----------------------------------------------------------------- Bridge
+    (
+        "arch-bridge",
+        "architecture",
+        "Bridge internal admin console",
+        "bridge",
+        "Bridge is the internal admin console for support, ops and finance, built with Next.js 14 (App Router). It is reachable only through Cloudflare Access, and its backend-for-frontend calls each service's admin gRPC API with a service identity; it never writes to service databases. Every mutating action is recorded in bridge_audit with the staff user, target and diff.",
+    ),
+    (
+        "con-four-eyes",
+        "constraint",
+        "Credit limit increases need a second approver",
+        "bridge purser finance",
+        "In Bridge, raising a customer's credit limit above EUR 50,000, or by more than 50% at once, requires approval by a second user with the finance role. The requester cannot approve their own change. The auditors asked for this after the 2023 audit.",
+    ),
+    (
+        "fact-impersonation",
+        "fact",
+        "Support 'view as customer' sessions",
+        "bridge support security",
+        "Support staff can open a read-only 'view as customer' session in Bridge to see exactly what a customer sees in the portal. Sessions expire after 30 minutes, cannot perform any write action, and are logged in bridge_audit with the ticket number the agent must enter.",
+    ),
+    (
+        "incident-csv-export",
+        "incident",
+        "Bridge CSV export timeouts for large customers",
+        "bridge incident",
+        "Exporting all bookings for Kinsale Imports from Bridge timed out at the ALB's 60-second limit, and support retried repeatedly, loading the reporting replica. Exports are now background jobs that write a CSV to S3 and send the requester a link that expires after 24 hours.",
+    ),
+    (
+        "pref-bridge-ui",
+        "preference",
+        "Bridge UI component choices",
+        "bridge frontend",
+        "Use shadcn/ui components and Tailwind for new Bridge screens; tables use TanStack Table with server-side pagination. Do not add new Material UI components, since the remaining MUI pages are being migrated. Forms use react-hook-form with zod schemas shared with the BFF.",
+    ),
+    (
+        "task-anchorage-editor",
+        "task",
+        "HARB-1812: anchorage polygon editor in Bridge",
+        "bridge kestrel",
+        "Add drawing and editing of anchorage polygons to the geofence editor in Bridge so ops can add AEJEA and MAPTM for the congestion features. Needs validation that polygons are closed and do not overlap a berth geofence. Owner Diego Ferreira.",
+    ),
+    (
+        "fact-bridge-queues",
+        "fact",
+        "Work queues in Bridge",
+        "bridge",
+        "Bridge has four work queues: credit review (PUR-402 holds), rate sheet review (sheets rejected by the rates-loader), needs rebooking (blank sailings) and customs exceptions (CLW rejections and do-not-load). Each queue item links to the booking and shows who picked it up.",
+    ),
+    (
+        "proc-bridge-roles",
+        "procedure",
+        "Granting a staff member a Bridge role",
+        "bridge security",
+        "Add the person to the matching bridge-<role> group in Okta through an access request in the IT portal; their manager approves, and the finance role also needs Kwame's approval. Changes apply at the next login. Do not create local accounts; Bridge has none.",
+    ),
+    (
+        "fact-bridge-audit-retention",
+        "fact",
+        "Bridge audit log retention",
+        "bridge security",
+        "bridge_audit rows are kept for 7 years and are append-only: the Bridge database user has INSERT but not UPDATE or DELETE on the table. Auditors sample it during the SOC 2 audit, mostly for credit limit changes and view-as-customer sessions.",
+    ),
+    (
+        "arch-customer-portal",
+        "architecture",
+        "Customer portal",
+        "portal",
+        "The customer portal is a Next.js app that uses the same public Quayside API as integrating customers, with customer users authenticated by Auth0 (separate from staff SSO). It shows bookings, container tracking on a map, customs documents and invoices, and has no backend of its own beyond a thin session layer.",
+    ),
+    (
+        "dec-portal-auth0",
+        "decision",
+        "Auth0 for customer users",
+        "portal security",
+        "Customer portal users authenticate with Auth0, with enterprise SSO connections for large customers (Nordvik Freight uses Azure AD). Staff never log in through Auth0, and customer users never get access to Bridge.",
+    ),
+    (
+        "note-portal-feedback",
+        "note",
+        "Customer portal feedback from Hanseatic",
+        "portal customers",
+        "Hanseatic's ops team mainly want a map view with all their containers at once and an Excel export with the ETA per container. They do not use the API at all and rely on the portal for their daily stand-ups.",
+    ),
+    # ----------------------------------------------------------------- infra / SRE
+    (
+        "ref-grafana-dashboards",
+        "reference",
+        "Main Grafana dashboards",
+        "observability grafana",
+        "Start with the Harbor Overview dashboard (golden signals per service), then Kafka Consumers (lag per group and topic), Kestrel Providers (message rates, disconnects, drop reasons) and Quayside API (latency by route and error code). All live in the Platform folder; dashboards are provisioned from the harbor-observability repo, so edits in the UI are lost on the next deploy.",
+    ),
+    (
+        "proc-oncall",
+        "procedure",
+        "On-call rotation and handover",
+        "oncall sre",
+        "Primary and secondary on-call rotate weekly in the PagerDuty schedule harbor-primary, handing over on Monday at 10:00 CET in #oncall with a written summary of open alerts and incidents. Primary acknowledges pages within 5 minutes; otherwise secondary is paged after 10 minutes.",
+    ),
+    (
+        "proc-incident-process",
+        "procedure",
+        "Declaring and running an incident",
+        "oncall incident",
+        "Declare an incident with /inc declare in Slack, which creates #inc-<date>-<slug>. SEV1 means customers cannot book or track; the incident commander updates the status page within 15 minutes and every 30 minutes after that. A blameless postmortem is due within five working days for SEV1 and SEV2 and is linked from the HARB ticket.",
+    ),
+    (
+        "con-prod-access",
+        "constraint",
+        "Production database access only through Teleport",
+        "security postgres",
+        "Nobody connects to production databases directly from a laptop. Access goes through Teleport with a just-in-time role request approved by a second engineer, sessions are recorded, and write access to production data requires an incident or HARB ticket number in the request.",
+    ),
+    (
+        "incident-rds-wal",
+        "incident",
+        "HARB-1477: Quayside database ran out of storage",
+        "postgres incident debezium",
+        "The Debezium connector for Quayside's outbox was paused during a Kafka Connect upgrade and never resumed. Its replication slot held WAL back for four days until the quayside-prod RDS instance ran out of storage and went read-only for 25 minutes. We now set max_slot_wal_keep_size to 50 GB, alert when a replication slot lags more than 5 GB, and check connector status in the upgrade runbook.",
+    ),
+    (
+        "failed-cdc-tables",
+        "failed_approach",
+        "Debezium on every table instead of an outbox",
+        "kafka postgres",
+        "We first streamed Quayside's tables directly with Debezium and let consumers interpret row changes. Every schema refactor broke consumers, and internal columns leaked into what were effectively public events. We moved to the outbox pattern, where events are explicit contracts.",
+    ),
+    (
+        "failed-redis-cluster",
+        "failed_approach",
+        "Moving to Redis cluster mode as-is",
+        "redis",
+        "When we switched ElastiCache to cluster mode, the rate limiter and the Kestrel dedupe Lua scripts failed with CROSSSLOT errors because they touched keys that hashed to different slots. We rolled back, then rewrote keys with hash tags such as ratelimit:{api_key_id}:tokens so each script's keys share a slot.",
+    ),
+    (
+        "fact-redis-uses",
+        "fact",
+        "What Redis is used for",
+        "redis",
+        "ElastiCache Redis 7 (cluster mode, three shards) holds API rate limit buckets, the Sextant ETA cache, Kestrel dedupe keys, the EORI validation cache for Clearway and Bridge sessions. Nothing in Redis is the only copy of business data; losing it degrades latency but must not lose bookings or filings.",
+    ),
+    (
+        "proc-secrets",
+        "procedure",
+        "Managing secrets",
+        "security infra",
+        "Secrets live in AWS Secrets Manager under /harbor/<env>/<service>/<name> and are synced into Kubernetes by External Secrets Operator. Never put secrets in Helm values, the harbor-deploy repo or env files in service repos. A rotated secret is picked up within an hour; restart the deployment if you need it sooner.",
+    ),
+    (
+        "pref-terraform",
+        "preference",
+        "Terraform conventions",
+        "terraform infra",
+        "Modules live in harbor-infra/modules with one stack per service and environment under stacks/. Pin provider versions, tag every resource with service, env and owner, and never use count for resources that can be reordered; use for_each with stable keys. Run terraform fmt and tflint before opening a PR.",
+    ),
+    (
+        "con-terraform-only",
+        "constraint",
+        "All AWS changes go through Terraform",
+        "terraform infra",
+        "Every AWS resource in staging and production is managed by Terraform. Console changes are only allowed during an incident and must be back-ported to code within two working days; a nightly drift check reports differences in #infra.",
+    ),
+    (
+        "fact-backups",
+        "fact",
+        "Database backups and retention",
+        "postgres infra",
+        "All RDS instances have point-in-time recovery for 14 days. A nightly AWS Backup job copies snapshots to eu-central-1 and keeps them for 35 days, and monthly snapshots are kept for a year. ClickHouse position history is backed up weekly to S3 with clickhouse-backup.",
+    ),
+    (
+        "proc-restore-db",
+        "procedure",
+        "Restoring a database to a point in time",
+        "postgres infra",
+        "Restore to a new instance, never over the existing one: use the rds-restore stack in harbor-infra with the source instance and target timestamp, wait until it is available, verify with the service's smoke queries, then either copy the damaged rows back or switch the service's secret to the new instance. Restoring quayside-prod takes about 40 minutes.",
+    ),
+    (
+        "fact-aws-costs",
+        "fact",
+        "Where the AWS money goes",
+        "infra costs",
+        "The AWS bill is about USD 48,000 per month. The largest items are MSK (about 22%), RDS (18%), EKS compute (17%) and S3 plus data transfer (12%, mostly the AIS archive and MirrorMaker traffic from Singapore). ClickHouse on EC2 is about 6%.",
+    ),
+    (
+        "status-eks-upgrade",
+        "status",
+        "EKS 1.30 upgrade status",
+        "infra kubernetes",
+        "Staging has run EKS 1.30 since last Tuesday with no issues except the old Linkerd CNI plugin, which needed upgrading first. Production harbor-prod-euw1 is scheduled for the maintenance window on the 17th; harbor-prod-apse1 follows a week later.",
+    ),
+    (
+        "proc-kafka-reset-offsets",
+        "procedure",
+        "Resetting a Kafka consumer group's offsets",
+        "kafka oncall",
+        "Stop every consumer in the group first (scale the deployment to 0), then run kafka-consumer-groups --bootstrap-server $MSK --group <group> --topic <topic> --reset-offsets --to-datetime <ts> --dry-run, check the output and rerun with --execute. Warn Foghorn's owner before resetting any group feeding notifications; resets have caused SMS storms before.",
+    ),
+    (
+        "pref-kafka-consumers",
+        "preference",
+        "Kafka consumer settings we standardise on",
+        "kafka",
+        "Consumers commit offsets manually after processing, use cooperative-sticky assignment to avoid stop-the-world rebalances, set max.poll.records around 200 and treat every message as possibly duplicated. Poison messages go to <topic>.dlq after 5 attempts with the error in a header, rather than blocking the partition.",
+    ),
+    (
+        "proc-dlq-replay",
+        "procedure",
+        "Replaying messages from a dead-letter topic",
+        "kafka oncall",
+        "Inspect the DLQ with kcat -C -t <topic>.dlq and read the error headers. After fixing the cause, run the dlq-replayer job with the source topic and time range; it republishes to the original topic with a replayed=true header. Never replay a DLQ consumed by Foghorn without checking its event age filter first.",
+    ),
+    (
+        "incident-kafka-lag",
+        "incident",
+        "40-minute consumer lag on vessel positions after MSK upgrade",
+        "kafka sextant incident",
+        "During the MSK rolling upgrade on 2024-07-09 the Sextant consumer group on vessel.positions.v2 went into a rebalance loop: after partitions moved, a batch of 500 records took longer than max.poll.interval.ms (300000) to process, the consumer was kicked out and the cycle repeated. Lag reached 40 minutes and ETAs went stale. We lowered max.poll.records to 200 and moved feature computation off the poll thread.",
+    ),
+    (
+        "proc-msk-upgrade",
+        "procedure",
+        "Upgrading MSK",
+        "kafka infra",
+        "MSK version upgrades roll brokers one at a time. Before starting, make sure every consumer group has max.poll.interval.ms headroom and that no topic has under-replicated partitions. Do it Tuesday to Thursday mornings CET, announce in #eng, and watch the Kafka Consumers dashboard until lag is back to normal.",
+    ),
+    (
+        "con-pii-logs",
+        "constraint",
+        "No personal data in logs",
+        "security observability",
+        "Logs must not contain driver names, phone numbers, email addresses or signature images; use ids such as driver_id and customer_id instead. The log ingestion pipeline masks anything that looks like a phone number or email as a safety net, but that is no substitute for not logging it.",
+    ),
+    (
+        "fact-sentry",
+        "fact",
+        "Error tracking in Sentry",
+        "observability",
+        "Quayside, Sextant, Clearway, Bridge and Drayman report exceptions to Sentry (EU region). Purser and the Go services report only through logs and metrics. Release tracking is tied to the image tag, so Sentry shows which deploy introduced an error.",
+    ),
+    (
+        "pref-alerts",
+        "preference",
+        "How to write alerts",
+        "observability oncall",
+        "Page only on symptoms customers feel (error rate, latency SLO burn, consumer lag above the freshness target); everything else is a ticket-level alert to Slack. Every paging alert needs a runbook link annotation. Prefer multi-window burn-rate alerts over static thresholds for latency.",
+    ),
+    (
+        "fact-slos",
+        "fact",
+        "Service level objectives",
+        "observability sre",
+        "Quayside public API: 99.9% monthly availability and p95 latency under 400 ms for quote and booking endpoints. Vessel position freshness: 95% of tracked vessels have a position younger than 30 minutes. ETA API: p99 under 150 ms. Clearway: 99% of filings submitted within 10 minutes of being ready.",
+    ),
+    (
+        "con-nordvik-sla",
+        "constraint",
+        "Nordvik Freight contractual SLA",
+        "customers sla",
+        "Nordvik Freight's contract guarantees 99.9% monthly availability of the booking API, with a service credit of 5% of the monthly fee per 0.1% below that. Planned maintenance counts as downtime unless announced 7 days ahead, so schedule risky Quayside maintenance with that notice.",
+    ),
+    (
+        "fact-ci",
+        "fact",
+        "CI pipelines",
+        "ci",
+        "Every repo uses GitHub Actions, with self-hosted runners on EKS (actions-runner-controller) for builds that need private network access and GitHub-hosted runners otherwise. A pull request must pass lint, type checks, unit tests and a container build; integration tests with Testcontainers run on the self-hosted runners.",
+    ),
+    (
+        "incident-ci-containers",
+        "incident",
+        "CI runners starved by leaked test containers",
+        "ci incident kafka",
+        "Quayside integration tests started Redpanda containers that were never stopped when a test timed out; within a day the self-hosted runner nodes had hundreds of orphaned containers and every pipeline queued for hours. Testcontainers' Ryuk reaper had been disabled to work around a Docker socket permission issue; it is re-enabled and runners are recycled nightly.",
+    ),
+    (
+        "proc-rollback",
+        "procedure",
+        "Rolling back a deployment",
+        "deploy argocd",
+        "Revert the image tag commit in harbor-deploy and let ArgoCD sync; do not use the rollback button in the ArgoCD UI, because auto-sync moves forward to the repo state again. If the release ran a database migration, confirm the previous code works with the new schema before rolling back (under expand/contract it should).",
+    ),
+    (
+        "fact-environments",
+        "fact",
+        "Environments",
+        "infra",
+        "There are three environments: dev (per-developer namespaces in a shared cluster), staging (a full copy with anonymised data refreshed weekly) and prod. Staging connects to carrier sandboxes and the ICS2 conformance environment, never to production carrier APIs.",
+    ),
+    (
+        "failed-aurora-serverless",
+        "failed_approach",
+        "Aurora Serverless v2 for Quayside",
+        "postgres infra latency",
+        "We trialled Aurora Serverless v2 for quayside-prod to save cost at night. Scaling up for the morning European booking peak lagged by a minute or more, and p99 latency spiked above 2 seconds during that window. We stayed on provisioned RDS PostgreSQL and use a smaller instance for staging instead.",
+    ),
+    (
+        "status-logs-migration",
+        "status",
+        "Log migration progress",
+        "observability",
+        "All services now ship logs to Loki. The old Elasticsearch cluster is read-only and will be deleted on 30 September, after its retention has run out plus a safety margin. Saved Kibana searches that people still used were converted to LogQL on the Logs Cookbook page.",
+    ),
+    (
+        "status-postgres16",
+        "status",
+        "PostgreSQL 16 upgrades",
+        "postgres infra",
+        "Quayside, Clearway and Tidetable databases run PostgreSQL 16. Purser is still on 14 because jOOQ code generation needs a version bump first; that upgrade is planned after the Peppol release. Kestrel's database (latest positions and geofences) moves together with the PostGIS 3.4 upgrade.",
+    ),
+    (
+        "task-kafka-acls",
+        "task",
+        "HARB-1805: per-service Kafka principals and ACLs",
+        "kafka security",
+        "Several services still use the shared harbor-app SASL user with broad topic permissions. Give each service its own IAM-authenticated principal with read and write ACLs only on its own topics. Owner Lars Eriksen.",
+    ),
+    (
+        "ref-runbooks",
+        "reference",
+        "Where runbooks live",
+        "oncall",
+        "Runbooks are Markdown files in harbor-runbooks, one per alert name (for example KestrelProviderDisconnected.md and KafkaConsumerLagHigh.md). Alert annotations link directly to them. Postmortems live in Notion under Engineering, Incidents.",
+    ),
+    (
+        "ref-temporal-docs",
+        "reference",
+        "Temporal documentation we rely on",
+        "temporal",
+        "Temporal's Python SDK guide (for Clearway) and Java SDK guide (used from Kotlin in Purser) cover versioning with patched() and continue-as-new. Our cluster runs Temporal 1.24; the Web UI is at temporal.internal.harbor.example behind Cloudflare Access.",
+    ),
+    (
+        "ref-unlocode",
+        "reference",
+        "UN/LOCODE and terminal code sources",
+        "ports",
+        "UN/LOCODE code lists are published twice a year by UNECE; we import the CSV release into the shared ports table with the ports-sync job. The SMDG terminal code list (codes for terminals within a port) is imported from smdg.org at the same time.",
+    ),
+    # ----------------------------------------------------------------- data
+    (
+        "arch-warehouse",
+        "architecture",
+        "Analytics warehouse pipeline",
+        "data analytics",
+        "Kafka topics are written to S3 as Parquet by the Kafka Connect S3 sink and loaded into Snowflake with Snowpipe. Transformations are dbt models in the harbor-analytics repo, scheduled in Dagster, and dashboards are in Metabase. The warehouse is for analytics only; no product feature may read from it.",
+    ),
+    (
+        "con-warehouse-pii",
+        "constraint",
+        "Driver personal data is pseudonymised before the warehouse",
+        "data privacy",
+        "Driver phone numbers, names and exact home-base locations are replaced with salted hashes or dropped by a Kafka Connect SMT before landing in S3 for the warehouse. Analysts who need driver-level data must use driver_id and request a specific extract through a data request ticket.",
+    ),
+    (
+        "pref-dbt",
+        "preference",
+        "dbt model conventions",
+        "data analytics",
+        "Staging models are named stg_<source>__<table>, intermediate models int_, marts fct_ and dim_. Every mart model needs unique and not_null tests on its primary key, and descriptions for all columns exposed in Metabase.",
+    ),
+    (
+        "note-lane-report",
+        "note",
+        "Lane profitability report request",
+        "data purser",
+        "Finance wants a monthly lane profitability report: revenue from Purser charge lines minus carrier costs per lane and container type. Carrier costs exist only as contracted rates in rate_cards, not as actual carrier invoices, so the first version will use contracted rates.",
+    ),
+    # ----------------------------------------------------------------- security
+    (
+        "con-api-keys",
+        "constraint",
+        "Customer API key handling",
+        "security quayside api",
+        "Customer API keys have the prefix hbk_live_ or hbk_test_ followed by 32 random characters. Only the SHA-256 hash and the last four characters are stored; the full key is shown once at creation. Keys are scoped to one customer and one environment and can be rotated with a 24-hour overlap.",
+    ),
+    (
+        "incident-leaked-key",
+        "incident",
+        "Customer API key leaked in a public repository",
+        "security incident",
+        "A developer at Alcaraz Logistics pushed a script containing an hbk_live_ key to a public GitHub repository, and our TruffleHog scan of public code found it four hours later. We revoked the key, found no unauthorised requests in the access logs, and helped them rotate. The key prefix is now registered with GitHub secret scanning so such leaks are reported to us within minutes.",
+    ),
+    (
+        "proc-rotate-api-key",
+        "procedure",
+        "Rotating a customer's API key",
+        "security quayside",
+        "In Bridge, under Customers, API keys, create a new key; the old one stays valid for 24 hours. Send the new key to the customer only through the portal's secure reveal link, never by email or Slack. If the rotation is because of a leak, revoke the old key immediately instead of waiting for the overlap.",
+    ),
+    (
+        "fact-soc2",
+        "fact",
+        "SOC 2 Type II scope",
+        "security compliance",
+        "Harbor's SOC 2 Type II report covers Quayside, Clearway, Purser and the supporting AWS infrastructure; the audit period runs October to September. Kestrel and Sextant are out of scope because they process no customer data. Evidence collection is automated in Vanta, with change management evidence from GitHub pull requests and ArgoCD sync history.",
+    ),
+    (
+        "proc-pentest",
+        "procedure",
+        "Annual penetration test",
+        "security",
+        "An external penetration test of the public API, customer portal and Drayman runs every spring. Freeze the scope two weeks before, give the testers hbk_test_ keys for staging only, and track findings as HARB tickets with the pentest label; high findings must be fixed within 30 days.",
+    ),
+    (
+        "con-driver-deletion",
+        "constraint",
+        "Driver accounts deleted on request within 30 days",
+        "privacy drayman",
+        "When a driver asks for deletion, their account, phone number, location history and signature images must be erased within 30 days across Quayside, Foghorn logs and S3. Proof-of-delivery records keep only the driver_id and haulier name, which hauliers need for disputes.",
+    ),
+    (
+        "fact-waf",
+        "fact",
+        "WAF in front of public endpoints",
+        "security",
+        "AWS WAF with the managed core rule set protects the public API, the portal and the driver API. A custom rule blocks requests with API keys in query strings, because keys in URLs end up in access logs; clients must send them in the Authorization header.",
+    ),
+    # ----------------------------------------------------------------- team / process
+    (
+        "pref-commits",
+        "preference",
+        "Commit and pull request conventions",
+        "process git",
+        "Use Conventional Commits (feat:, fix:, chore: and so on) and put the HARB ticket id in the PR title. Pull requests are squash-merged; keep them under roughly 400 changed lines where possible. One approval from a CODEOWNER is required, two for anything under migrations/ or touching money.",
+    ),
+    (
+        "pref-python-tooling",
+        "preference",
+        "Python tooling across services",
+        "python process",
+        "Python services (Quayside, Sextant, Clearway) use uv for dependencies, ruff for lint and formatting, and mypy in strict mode. Pin exact versions in uv.lock and update dependencies through Renovate's weekly batch PR rather than ad-hoc bumps.",
+    ),
+    (
+        "proc-local-env",
+        "procedure",
+        "Getting a local development environment",
+        "dev",
+        "Clone harbor-dev and run make bootstrap: it installs the uv, pnpm and Go toolchains, starts Postgres, Redis, Kafka (Redpanda) and a Temporal dev server in Docker, and clones the service repos side by side. Each service then has make dev. Real AIS is not available locally; make kestrel-fake streams recorded NMEA from a fixture file.",
+    ),
+    (
+        "fact-team",
+        "fact",
+        "Who owns what",
+        "team",
+        "Priya Raman is tech lead for the platform. Ravi Patel owns Quayside, Tomasz Kowalczyk Kestrel, Mei Lin Zhao Sextant and data, Ines Duarte Clearway, Kwame Mensah Purser, Hannah Vogel Drayman, Diego Ferreira Bridge and Gatehouse, Lars Eriksen SRE, Aisha Okafor security and privacy, and Sofia Marchetti QA. Jonas Berg is the product manager.",
+    ),
+    (
+        "pref-adr",
+        "preference",
+        "Architecture decision records",
+        "process",
+        "Significant decisions are written as ADRs in harbor-docs/adr with status Proposed, Accepted or Superseded, and a superseding ADR links to the one it replaces. Discuss them in the Thursday architecture review before accepting.",
+    ),
+    (
+        "note-change-freeze",
+        "note",
+        "Peak-season change freeze",
+        "process deploy",
+        "Ahead of the Chinese New Year shipping rush there is a two-week change freeze on Quayside, Clearway and Purser from mid-January; only fixes for SEV1 and SEV2 issues go out, with Priya's approval. Kestrel and Sextant are exempt unless the change affects published events.",
+    ),
+    (
+        "proc-onboard-customer",
+        "procedure",
+        "Onboarding a new API customer",
+        "customers quayside",
+        "Create the customer in Bridge with legal entity, VAT number (checked against VIES) and billing currency, request a credit check if they will book on account, then issue hbk_test_ keys for staging. Production keys only after they have completed a test booking and a cancellation in staging.",
+    ),
+    # ----------------------------------------------------------------- more cross-cutting notes
+    (
+        "handoff-hannah",
+        "handoff",
+        "Drayman handoff before Hannah's parental leave",
+        "drayman mobile",
+        "Hannah Vogel is on parental leave from Monday for three months; Diego Ferreira covers Drayman with Sofia for release testing. Release 3.15 is at 50% on Play and should go to 100% on Thursday if crash-free sessions stay above 99.5%. Romanian strings for the proof-of-delivery flow are with the translator, and the multi-stop jobs design doc needs review from two hauliers before any API work starts.",
+    ),
+    (
+        "handoff-oncall-week32",
+        "handoff",
+        "On-call handover, week 32",
+        "oncall kafka",
+        "Quiet week apart from two things. KafkaConsumerLagHigh flapped for the purser-charges group after Tuesday's deploy; it settles within ten minutes and looks like slow startup, so it is ticketed rather than fixed. MSK broker 2 disk is at 70% because a replay group kept reading tiered segments; the group was deleted and disk should fall over the next days, keep an eye on it.",
+    ),
+    (
+        "handoff-gatehouse-diego",
+        "handoff",
+        "Gatehouse open items for whoever picks it up",
+        "gatehouse edi",
+        "Diego is moving to Drayman cover for three months, so Gatehouse is with Lars. The Antwerp shadow run still needs the depot location mapping before billing can use it. The AS2 certificate for Meridian Auto Parts expires in five weeks and the exchange has not started; their EDI contact is slow, so start this week.",
+    ),
+    (
+        "ref-iso-container-types",
+        "reference",
+        "ISO 6346 size-type codes we use",
+        "quayside containers",
+        "The size-type codes that matter for us: 22G1 (20-foot general purpose), 42G1 (40-foot general), 45G1 (40-foot high cube), 22R1 and 45R1 (20-foot and 40-foot high cube reefers), 22U1 (open top) and 22T1 (tank). Quayside accepts any valid ISO 6346 code but carriers usually accept only a subset, listed per carrier in carriers.yaml.",
+    ),
+    (
+        "ref-dcsa-track-trace",
+        "reference",
+        "DCSA Track and Trace event mapping",
+        "tracking api",
+        "Customer-facing tracking events follow the DCSA Track and Trace 2.2 equipment event codes: GTIN and GTOT for gate in and out, LOAD and DISC for vessel load and discharge. Gatehouse events and Kestrel port calls are mapped to these in quayside/tracking/dcsa_events.py, and unknown terminal codes are dropped rather than guessed.",
+    ),
+    (
+        "arch-tracking-api",
+        "architecture",
+        "Customer tracking API",
+        "tracking api quayside",
+        "GET /tracking/containers/{number} in Quayside combines Gatehouse terminal events, the latest Kestrel vessel position (subject to the AIS licence rules) and the Sextant ETA for the next port call. Responses are cached in Redis for 60 seconds per container, and the endpoint never calls a carrier API, so it stays fast even when carriers are down.",
+    ),
+    (
+        "arch-event-envelope",
+        "architecture",
+        "Common event envelope on Kafka",
+        "kafka platform",
+        "Every event on Harbor topics carries an envelope with event_id (UUIDv7), event_type, event_version, occurred_at, producer and an optional correlation_id, followed by the payload. Consumers dedupe on event_id, and event_version increases for each change to the same aggregate so late duplicates can be detected.",
+    ),
+    (
+        "arch-clickhouse",
+        "architecture",
+        "ClickHouse cluster layout",
+        "kestrel clickhouse infra",
+        "ClickHouse runs on EC2 as two shards with two replicas each (r6i.2xlarge) and ClickHouse Keeper for coordination. Only Kestrel writes to it, in batches of 50,000 rows or every 5 seconds; the Bridge track viewer, the customer tracking history and the warehouse export read from it.",
+    ),
+    (
+        "failed-spot-price-scrape",
+        "failed_approach",
+        "Scraping carrier websites for spot prices",
+        "quayside pricing",
+        "For carriers without a pricing API we tried scraping their public quote pages with Playwright. Bot protection blocked us within a week, the page layout changed monthly, and legal flagged that it breached two carriers' terms of use. Dropped; carriers without an API are priced from rate sheets only.",
+    ),
+    (
+        "failed-driver-long-polling",
+        "failed_approach",
+        "Long polling for driver job updates",
+        "drayman mobile",
+        "Early Drayman builds kept a long-polling request open to the driver API to receive job changes. On mobile networks connections dropped constantly and the reconnect loop drained batteries and data. We replaced it with a push notification that tells the app to refetch, plus a refetch whenever the app comes to the foreground.",
+    ),
+    (
+        "status-clickhouse-backfill",
+        "status",
+        "Backfilling position history into ClickHouse",
+        "kestrel clickhouse",
+        "The backfill of two years of positions from the old PostgreSQL partitions into ClickHouse is about 80% done; 2022 is still running at roughly two months of data per day. Track queries for voyages before the backfilled range still fall back to PostgreSQL. Drop the old partitions only after Tomasz signs off on the row count comparison.",
+    ),
+    (
+        "status-soc2-audit",
+        "status",
+        "SOC 2 audit preparation",
+        "security compliance",
+        "Evidence collection in Vanta is at 90% for this audit period. Two findings remain open: the quarterly access review of Teleport roles was late in Q2, and two Bridge finance users had no recorded approval. Aisha is closing both before the auditors' fieldwork starts in October.",
+    ),
+    (
+        "task-reefer-telemetry",
+        "task",
+        "HARB-1840: ingest reefer temperature alarms",
+        "reefer kafka",
+        "Boreal Foods wants alerts when a reefer container's temperature drifts from its setpoint. Two carriers expose remote container monitoring APIs with temperature readings and alarms; ingest them into a new reefer.telemetry.v1 topic and let Foghorn notify on alarms. Owner not yet assigned.",
+    ),
+    (
+        "task-eidas-renewal",
+        "task",
+        "HARB-1835: renew the eIDAS seal certificate",
+        "clearway security",
+        "The qualified seal certificate Clearway uses to sign ICS2 messages expires on 14 November. Start the renewal with the trust service provider now, since identity verification takes about three weeks, then import the new key into KMS and switch over in a low-volume window. Owner Kwame Mensah.",
+    ),
+    (
+        "note-carrier-api-quirks",
+        "note",
+        "Carrier API returns errors with HTTP 200",
+        "quayside carriers",
+        "Transpacific Reefer Lines' booking API answers validation failures with HTTP 200 and a body where status is 'ERROR'. The adapter checks the body rather than the status code; anyone writing a new adapter from their sandbox should expect the same, because the sandbox behaves identically.",
+    ),
+    (
+        "note-hot-partitions",
+        "note",
+        "Hot partitions on the position topic",
+        "kafka kestrel",
+        "A few partitions of vessel.positions.v2 carry far more traffic than others because some transponders (tugs and pilot boats in busy ports) report every two seconds and the topic is keyed by MMSI. It is not a problem yet, but it is the first thing to look at if one Sextant consumer lags while the others are fine.",
+    ),
+    (
+        "con-carrier-api-quota",
+        "constraint",
+        "Carrier API request quotas",
+        "quayside carriers",
+        "Transpacific Reefer Lines allows 5 requests per second per account and suspends the account for 24 hours if we exceed it repeatedly. The Quayside adapter enforces this with a client-side limiter shared through Redis; do not bypass it for backfills or tests against production.",
+    ),
+    (
+        "proc-edit-geofence",
+        "procedure",
+        "Editing a port or berth geofence",
+        "kestrel bridge ports",
+        "Open Bridge, go to Ports, pick the UN/LOCODE and edit the berth or anchorage polygon on the map; saving writes a new version of the row and keeps the previous one for rollback. Kestrel picks up the change within five minutes. Check the next port calls at that terminal on the Kestrel Providers dashboard before closing the ticket.",
+    ),
+    (
+        "proc-missing-positions",
+        "procedure",
+        "Debugging a vessel with no recent positions",
+        "kestrel oncall",
+        "First check whether the vessel has an IMO to MMSI mapping in vessel_identity and whether the MMSI changed recently. Then look at the drop reasons panel on the Kestrel Providers dashboard, and confirm the vessel is subscribed with Orbicom (only vessels with active bookings are). If the raw archive has no messages at all for that MMSI, the vessel may simply have its transponder off.",
+    ),
+    # ----------------------------------------------------------------- customers
+    (
+        "fact-customer-boreal",
+        "fact",
+        "Boreal Foods shipping profile",
+        "customers reefer",
+        "Boreal Foods exports frozen and chilled seafood in 40-foot reefers from NOAES (Ålesund) and NOBGO (Bergen), transhipped via NLRTM or DEHAM to CNSHA, JPTYO and KRPUS. Temperature excursions and customs descriptions are their main concerns. They are on the enterprise API plan and integrate through the Quayside API.",
+    ),
+    (
+        "fact-customer-kinsale",
+        "fact",
+        "Kinsale Imports profile",
+        "customers us",
+        "Kinsale Imports is our largest US importer: furniture and homewares from CNNGB and VNSGN into USNYC and USLGB, about 9,000 TEU a year. ISF filings for them are the bulk of Clearway's US volume, and they still use the legacy API version.",
+    ),
+    (
+        "fact-customer-alcaraz",
+        "fact",
+        "Alcaraz Logistics profile",
+        "customers",
+        "Alcaraz Logistics is a Spanish freight forwarder booking on behalf of many small shippers out of ESVLC and ESBCN to North Africa and the Middle East (MAPTM, AEJEA). They create many small bookings through the API and care a lot about invoice accuracy, since they re-bill their own customers.",
+    ),
+    (
+        "fact-customer-hanseatic",
+        "fact",
+        "Hanseatic Forwarding profile",
+        "customers",
+        "Hanseatic Forwarding is a Hamburg-based forwarder shipping machinery from DEHAM and PLGDN to Asia. They send their own rate sheets for negotiated contracts, which caused the HARB-1588 parsing incident, and they mostly use the customer portal rather than the API.",
+    ),
+]
+
+# (superseded decision, the current decision that replaces it); the two share most of their vocabulary.
+_PAIRS: list[tuple[_Raw, _Raw]] = [
+    (
+        (
+            "dec-kafka-retention-7d",
+            "decision",
+            "Retain vessel.positions.v2 for 7 days on the brokers",
+            "kafka kestrel",
+            "We keep vessel.positions.v2 on the MSK brokers with retention.ms set to 7 days so that Sextant and the warehouse sink can replay a full week after an outage. Broker disk is sized for this at roughly 2.4 TB per broker. Older positions are only available from the raw NMEA archive in S3.",
+        ),
+        (
+            "dec-kafka-retention-tiered",
+            "decision",
+            "Retain vessel.positions.v2 for 3 days locally with tiered storage to S3",
+            "kafka kestrel",
+            "vessel.positions.v2 now keeps 3 days on broker disk (local.retention.ms) and 30 days in total using MSK tiered storage, which offloads closed segments to S3. This cut broker disk from 2.4 TB to 900 GB each while letting Sextant and the warehouse sink replay up to a month. Reads from tiered segments have higher fetch latency, so replays should use a dedicated consumer group.",
+        ),
+    ),
+    (
+        (
+            "dec-bridge-auth-keycloak",
+            "decision",
+            "Bridge staff login via self-hosted Keycloak",
+            "bridge security",
+            "Bridge authenticates staff against our self-hosted Keycloak in the harbor-staff realm using the OIDC authorisation code flow with PKCE. Roles (support, finance, ops, admin) are Keycloak realm roles mapped into the session token, and Keycloak runs as a two-replica deployment in EKS with its own RDS database.",
+        ),
+        (
+            "dec-bridge-auth-okta",
+            "decision",
+            "Bridge staff login via Okta SSO",
+            "bridge security",
+            "Bridge now authenticates staff through Okta, the company identity provider, using OIDC with PKCE; the self-hosted Keycloak harbor-staff realm has been decommissioned. Roles (support, finance, ops, admin) come from Okta groups prefixed bridge- and are mapped into the session token. Offboarding is now automatic because access follows the HR system.",
+        ),
+    ),
+    (
+        (
+            "dec-ais-seapulse-only",
+            "decision",
+            "SeaPulse is the single AIS data provider",
+            "kestrel ais",
+            "Kestrel takes all AIS data from SeaPulse, which combines satellite and terrestrial receivers into one TCP stream of NMEA sentences. A single provider keeps the contract and the decoding simple; we accept that a SeaPulse outage means no vessel positions until it recovers.",
+        ),
+        (
+            "dec-ais-dual-provider",
+            "decision",
+            "Use SeaPulse and Orbicom as redundant AIS providers",
+            "kestrel ais",
+            "Kestrel now ingests AIS from both SeaPulse and Orbicom: SeaPulse stays primary for satellite coverage and Orbicom adds terrestrial coverage around European and Asian ports. Both streams are decoded into the same format and deduplicated before publishing, so a single provider outage no longer stops vessel positions. Orbicom charges per tracked vessel, so only vessels with active bookings are subscribed.",
+        ),
+    ),
+    (
+        (
+            "dec-drayman-asyncstorage",
+            "decision",
+            "Drayman offline queue stored in AsyncStorage",
+            "drayman mobile",
+            "Drayman keeps the driver's jobs and the queue of unsent actions (status updates, seal photos, signatures) as JSON blobs in AsyncStorage. It is simple and works with Expo without native modules; the queue is flushed when NetInfo reports connectivity.",
+        ),
+        (
+            "dec-drayman-sqlite",
+            "decision",
+            "Drayman offline queue moved to SQLite (expo-sqlite)",
+            "drayman mobile",
+            "Drayman's jobs and queue of unsent actions now live in SQLite via expo-sqlite instead of JSON blobs in AsyncStorage. AsyncStorage's 6 MB Android limit was hit by drivers with long offline stretches, and partial writes corrupted the queue. Each queued action is a row with an attempt counter, and the queue is still flushed when NetInfo reports connectivity.",
+        ),
+    ),
+    (
+        (
+            "dec-clearway-celery",
+            "decision",
+            "Clearway filing workflows as Celery chains",
+            "clearway",
+            "Clearway runs each customs filing as a Celery chain: validate, render XML, submit, then poll for the customs response. Celery with Redis as the broker is already used elsewhere, and retries are handled by autoretry_for with exponential backoff on each task.",
+        ),
+        (
+            "dec-clearway-temporal",
+            "decision",
+            "Clearway filing workflows run on Temporal",
+            "clearway temporal",
+            "Customs filings in Clearway are now Temporal workflows (namespace clearway-prod) instead of Celery chains: validate, render XML, submit and await the customs response are activities with their own retry policies. Temporal gives us durable timers for multi-day waits on customs responses and a visible history per filing; tasks lost after Redis failovers under Celery were the main reason for the switch.",
+        ),
+    ),
+    (
+        (
+            "dec-fx-ecb-daily",
+            "decision",
+            "Convert invoice currencies with ECB daily reference rates",
+            "purser billing",
+            "Purser converts freight charges quoted in USD into the customer's invoice currency using the ECB euro reference rate published the day before the invoice date. Rates are fetched once a day at 16:30 CET and stored in fx_rates.",
+        ),
+        (
+            "dec-fx-booking-lock",
+            "decision",
+            "Lock the FX rate at booking confirmation",
+            "purser billing",
+            "Purser now converts USD freight charges into the invoice currency using the rate locked when the booking is confirmed, not the ECB reference rate on the invoice date. Rates come from the Xe API every 15 minutes into fx_rates, and the locked rate is stored on the booking's charge lines. Customers complained that the amount agreed at confirmation drifted by the time the invoice arrived weeks later.",
+        ),
+    ),
+    (
+        (
+            "dec-hold-24h",
+            "decision",
+            "Booking slot holds expire after 24 hours",
+            "quayside",
+            "A HELD booking reserves its slot on the voyage for 24 hours; after that the hold-expiry job moves it back to DRAFT and frees the slot. This gives customers a full day to get internal approval before confirming.",
+        ),
+        (
+            "dec-hold-4h-extendable",
+            "decision",
+            "Booking slot holds expire after 4 hours, extendable once",
+            "quayside",
+            "HELD bookings now reserve their slot on the voyage for 4 hours (quayside.hold_ttl_minutes=240) instead of 24; after that the hold-expiry job moves them back to DRAFT. Key accounts can extend a hold once by another 20 hours through POST /bookings/{ref}/hold-extension. Long holds were blocking scarce reefer slots on the NLRTM-SGSIN lane while most holds were never confirmed.",
+        ),
+    ),
+    (
+        (
+            "dec-tf-state-s3",
+            "decision",
+            "Terraform state in S3 with DynamoDB locking",
+            "terraform infra",
+            "Terraform state for all stacks lives in the s3://harbor-tfstate bucket with versioning, with locks in the DynamoDB table terraform-locks. Engineers run plan and apply from their laptops with the harbor-admin role.",
+        ),
+        (
+            "dec-tf-state-tfc",
+            "decision",
+            "Terraform runs and state in Terraform Cloud",
+            "terraform infra",
+            "Terraform state and runs moved from the harbor-tfstate S3 bucket to Terraform Cloud workspaces, one per stack and environment. Plans run automatically on pull requests in harbor-infra and applies happen only in Terraform Cloud after approval; nobody applies from a laptop any more, which also retired the harbor-admin role for humans.",
+        ),
+    ),
+    (
+        (
+            "dec-logs-elk",
+            "decision",
+            "Centralised logs in self-managed Elasticsearch (ELK)",
+            "observability",
+            "Application logs are shipped by Filebeat to a self-managed Elasticsearch cluster and explored in Kibana, with 14 days of hot retention. Services log JSON to stdout so Filebeat can parse the fields.",
+        ),
+        (
+            "dec-logs-loki",
+            "decision",
+            "Centralised logs in Grafana Loki",
+            "observability grafana",
+            "Application logs now go to Grafana Loki via Promtail instead of the self-managed Elasticsearch and Kibana stack. Loki stores chunks in S3 with 30 days of retention and is queried from the same Grafana as our metrics, so a latency panel can link to the matching logs. Services still log JSON to stdout; only low-cardinality fields (service, env, level) become labels.",
+        ),
+    ),
+    (
+        (
+            "dec-api-version-path",
+            "decision",
+            "Version the public API in the URL path",
+            "quayside api",
+            "The public Quayside API is versioned in the URL path (/v1/bookings, /v2/bookings). A new major path is introduced for breaking changes, and the previous one is supported for 12 months.",
+        ),
+        (
+            "dec-api-version-header",
+            "decision",
+            "Date-based API versions via the Harbor-Version header",
+            "quayside api",
+            "The public Quayside API is no longer versioned in the URL path; clients pin a date-based version with the Harbor-Version header (e.g. 2024-06-01), and requests without it get the version pinned to their API key at creation. Breaking changes ship as a new dated version with a compatibility shim, so /v1 stays the only path prefix.",
+        ),
+    ),
+    (
+        (
+            "dec-eta-per-lane",
+            "decision",
+            "Sextant uses one LightGBM model per trade lane",
+            "sextant eta ml",
+            "Sextant trains a separate LightGBM regression model for each trade lane (e.g. Asia-North Europe, Transpacific) to predict hours to arrival. Per-lane models are small and easy to debug, and lanes with fewer than 500 voyages fall back to the carrier's scheduled ETA.",
+        ),
+        (
+            "dec-eta-global",
+            "decision",
+            "Sextant uses one global model with port congestion features",
+            "sextant eta ml",
+            "Sextant now uses a single global gradient-boosted model for all lanes instead of one LightGBM model per trade lane, with lane, destination port and live port congestion (vessels waiting at anchorage) as features. Thin lanes that used to fall back to the carrier schedule now get model predictions, and the 72-hour MAE dropped from 6.3 to 5.1 hours.",
+        ),
+    ),
+    (
+        (
+            "dec-push-onesignal",
+            "decision",
+            "Foghorn sends push notifications through OneSignal",
+            "foghorn drayman",
+            "Foghorn delivers push notifications to the Drayman app via OneSignal, which wraps FCM and APNs and gives us segmentation and delivery statistics without running our own device token management.",
+        ),
+        (
+            "dec-push-direct",
+            "decision",
+            "Foghorn sends push directly via FCM and APNs",
+            "foghorn drayman",
+            "Foghorn now sends push notifications to Drayman directly through Firebase Cloud Messaging for Android and APNs (token-based auth with a .p8 key) for iOS, dropping OneSignal. Device tokens are stored per driver in foghorn.device_tokens and pruned when FCM returns UNREGISTERED. OneSignal's per-subscriber pricing had become the largest item in the notifications budget.",
+        ),
+    ),
+    (
+        (
+            "dec-positions-pg",
+            "decision",
+            "Store vessel position history in monthly PostgreSQL partitions",
+            "kestrel postgres",
+            "Historical vessel positions are stored in the kestrel PostgreSQL database in a positions table partitioned by month with pg_partman. Track queries for a single vessel over a voyage hit one or two partitions and use the (imo, ts) index.",
+        ),
+        (
+            "dec-positions-clickhouse",
+            "decision",
+            "Store vessel position history in ClickHouse",
+            "kestrel clickhouse",
+            "Historical vessel positions moved from the monthly-partitioned PostgreSQL positions table to ClickHouse (MergeTree ordered by imo, ts). At about 90 million positions a day, partition maintenance and vacuum on PostgreSQL were eating the I/O budget; track queries over a full voyage now return in under 200 ms. PostgreSQL keeps only the latest position per vessel.",
+        ),
+    ),
+    (
+        (
+            "dec-deploy-jenkins",
+            "decision",
+            "Deploy services with Helm from Jenkins pipelines",
+            "deploy",
+            "Each service's Jenkinsfile builds the image, pushes it to ECR and runs helm upgrade --install against the production cluster once the main branch is green. Rollback is helm rollback from the same Jenkins job.",
+        ),
+        (
+            "dec-deploy-argocd",
+            "decision",
+            "Deploy services via ArgoCD GitOps",
+            "deploy argocd",
+            "Deployments now go through ArgoCD: CI (GitHub Actions) builds and pushes the image to ECR and commits the new image tag to the harbor-deploy repo, and ArgoCD syncs the cluster to that repo. Jenkins and direct helm upgrade against production are retired; rollback means reverting the commit in harbor-deploy.",
+        ),
+    ),
+    (
+        (
+            "dec-idem-redis",
+            "decision",
+            "Idempotency keys stored in Redis for 24 hours",
+            "quayside redis",
+            "Quayside stores idempotency keys and the cached response for each in Redis with a 24-hour TTL. Lookups are fast and expiry is automatic, and losing the cache only means a retried request may be processed twice.",
+        ),
+        (
+            "dec-idem-postgres",
+            "decision",
+            "Idempotency keys stored in PostgreSQL for 7 days",
+            "quayside postgres",
+            "Quayside now stores idempotency keys and their cached responses in an idempotency_keys table in its own PostgreSQL database, written in the same transaction as the booking change, and keeps them for 7 days. The Redis store with a 24-hour TTL could not guarantee the key and the booking were committed together, and EDI partners retry for up to three days.",
+        ),
+    ),
+    (
+        (
+            "dec-ics2-intermediary",
+            "decision",
+            "File ICS2 entry summary declarations through TradeLink",
+            "clearway customs",
+            "Clearway submits EU ICS2 entry summary declarations (ENS) through TradeLink, a certified intermediary, over their REST API. TradeLink holds the connection to the EU shared trader interface and returns MRNs and rejections to us by webhook.",
+        ),
+        (
+            "dec-ics2-direct",
+            "decision",
+            "File ICS2 declarations directly via the EU shared trader interface",
+            "clearway customs",
+            "Clearway now submits ICS2 entry summary declarations directly to the EU shared trader interface (STI) over AS4 with our own eIDAS certificate, instead of going through TradeLink. TradeLink's per-filing fee had grown with volume and its webhooks added up to an hour of delay before we saw rejections. Responses (MRN, rejections, do-not-load) are pulled from the STI every 2 minutes.",
+        ),
+    ),
+    (
+        (
+            "dec-invoice-pdf-wkhtml",
+            "decision",
+            "Render invoice PDFs with wkhtmltopdf",
+            "purser billing",
+            "Purser renders invoices from a Thymeleaf HTML template to PDF with wkhtmltopdf, invoked as a subprocess inside the Purser container. The same template is used for credit notes.",
+        ),
+        (
+            "dec-invoice-pdf-gotenberg",
+            "decision",
+            "Render invoice PDFs with Gotenberg (headless Chromium)",
+            "purser billing",
+            "Purser now renders invoice PDFs by posting the Thymeleaf HTML template to a Gotenberg sidecar (headless Chromium) instead of running wkhtmltopdf as a subprocess. wkhtmltopdf is unmaintained, ignored modern CSS and mis-rendered Japanese and Polish characters; Gotenberg renders what the Bridge preview shows.",
+        ),
+    ),
+    (
+        (
+            "dec-geofence-geojson",
+            "decision",
+            "Port geofences as GeoJSON files in the Kestrel repo",
+            "kestrel ports",
+            "Port, berth and anchorage geofences are GeoJSON files in the Kestrel repo under geofences/<locode>.geojson, loaded at startup into an in-memory R-tree (paulmach/orb). Changing a polygon means a pull request and a Kestrel deploy.",
+        ),
+        (
+            "dec-geofence-postgis",
+            "decision",
+            "Port geofences managed in PostGIS and edited from Bridge",
+            "kestrel ports",
+            "Port, berth and anchorage geofences now live in a PostGIS table with geography polygons, editable from Bridge, instead of GeoJSON files in the Kestrel repo. Kestrel refreshes its in-memory R-tree from the table every five minutes, so ops can fix a berth polygon without a pull request or a deploy.",
+        ),
+    ),
+    (
+        (
+            "dec-ratelimit-nginx",
+            "decision",
+            "API rate limiting with nginx limit_req",
+            "quayside api",
+            "Public API rate limits are enforced in the nginx ingress with limit_req, keyed by client IP address, at 20 requests per second with a burst of 40.",
+        ),
+        (
+            "dec-ratelimit-token-bucket",
+            "decision",
+            "Per-API-key token bucket rate limiting in Redis",
+            "quayside api redis",
+            "Public API rate limits are now enforced inside Quayside with a token bucket per API key in Redis (Lua script, key ratelimit:{api_key_id}), instead of nginx limit_req keyed by client IP. Customers behind shared NAT gateways were throttling each other, and limits can now differ per plan: 10 requests per second standard, 50 for enterprise. Throttled requests get Q-429 with Retry-After.",
+        ),
+    ),
+    (
+        (
+            "dec-flags-env",
+            "decision",
+            "Feature flags as environment variables",
+            "deploy",
+            "Feature flags are plain environment variables (FEATURE_*) set in each service's Helm values; turning a flag on means a config change and a rollout of the service.",
+        ),
+        (
+            "dec-flags-unleash",
+            "decision",
+            "Feature flags managed in Unleash",
+            "deploy",
+            "Feature flags moved from FEATURE_* environment variables in Helm values to a self-hosted Unleash instance, so flags can be toggled per environment, per customer or as a gradual rollout without redeploying. Services use the official Unleash SDKs with a local cache, and a flag defaults to off if Unleash is unreachable.",
+        ),
+    ),
+]
+
+
+def _note(raw: _Raw, status: str = "current", supersedes: list[str] | None = None) -> LabelledNote:
+    key, type_, title, tags, body = raw
+    return LabelledNote(
+        key=key,
+        type=type_,
+        status=status,
+        title=title,
+        body=body,
+        tags=tags.split(),
+        supersedes=supersedes or [],
+    )
+
+
+NOTES: list[LabelledNote] = [_note(raw) for raw in _CURRENT] + [
+    note for old, new in _PAIRS for note in (_note(old, status="superseded"), _note(new, supersedes=[old[0]]))
+]
+
+# Asked in different words from the target note.
+_PARAPHRASE: list[tuple[str, list[str]]] = [
+    ("how stale can ship position reports be before the tracker throws them away", ["fact-kestrel-stale"]),
+    (
+        "why would a ship's location show up inland in the southern Baltic even though its movement looks normal",
+        ["note-baltic-jamming"],
+    ),
+    (
+        "what number formatting bug made us quote a ridiculously cheap price per box",
+        ["incident-rates-decimal"],
+    ),
+    (
+        "can we wipe customs paperwork when someone invokes their right to be forgotten",
+        ["con-docs-retention"],
+    ),
+    (
+        "voyage details like where a ship is heading don't update when the two halves of the message come in swapped",
+        ["task-multipart-type5"],
+    ),
+    (
+        "arrival predictions on the US west coast were an hour late after the clocks changed in spring",
+        ["incident-eta-dst"],
+    ),
+    (
+        "did we ever try averaging our arrival predictions with the shipping line's published timetable",
+        ["failed-schedule-blend"],
+    ),
+    (
+        "what rules decide whether a freshly trained prediction model goes live after the weekend run",
+        ["proc-sextant-retrain"],
+    ),
+    ("when are we allowed to text truck drivers overnight", ["con-quiet-hours"]),
+    (
+        "why did moving transactional mail to a cheaper AWS service get reverted",
+        ["failed-ses-email"],
+    ),
+    (
+        "phones got the newest Google OS update and the app stopped following trucks when it was not open",
+        ["incident-android14-location"],
+    ),
+    ("how often may the driver app record where the truck is", ["con-location-sampling"]),
+    (
+        "the container terminal's file transfer server changed its fingerprint and we missed a morning of gate data",
+        ["incident-sftp-hostkey"],
+    ),
+    (
+        "who has to sign off when finance raises how much a client can owe us",
+        ["con-four-eyes"],
+    ),
+    (
+        "what are we allowed to show clients about ship tracks under our data vendor agreements",
+        ["con-ais-license"],
+    ),
+    ("how do we infer that a ship has tied up at a quay from its movement", ["fact-port-call-detect"]),
+    (
+        "the booking database filled its disk because change data capture stopped reading",
+        ["incident-rds-wal"],
+    ),
+    (
+        "scripts touching several keys failed after we switched the cache to sharded mode",
+        ["failed-redis-cluster"],
+    ),
+    (
+        "a client's endpoint got flattened when we pushed a day's backlog of callbacks all at once",
+        ["incident-webhook-flood"],
+    ),
+    (
+        "why don't we keep the HTTP request open until the shipping line accepts the reservation",
+        ["failed-sync-carrier-confirm"],
+    ),
+    (
+        "payments stayed unmatched because the bank moved our invoice id to another field in the daily statement file",
+        ["incident-camt-reference"],
+    ),
+    (
+        "why did we give up on live bank account access for matching incoming transfers",
+        ["failed-psd2-reconcile"],
+    ),
+    (
+        "how many days can a loaded box sit at the terminal before the customer pays storage fees",
+        ["fact-dnd"],
+    ),
+    (
+        "the EU tax id lookup service was unavailable at month end and finance could not bill",
+        ["incident-vies-outage"],
+    ),
+    (
+        "a long-lived polling orchestration got killed because its event log grew too big",
+        ["incident-temporal-history"],
+    ),
+    (
+        "what am I not allowed to call from inside the orchestration code for customs submissions",
+        ["con-temporal-determinism"],
+    ),
+    (
+        "what does it cost if the American pre-departure cargo data for imports isn't in a day before the box goes on the ship",
+        ["fact-isf-deadline"],
+    ),
+    (
+        "why did a batch of EU safety declarations for frozen seafood bounce",
+        ["incident-ics2-vague", "fact-clw-e112"],
+    ),
+    (
+        "can machine reading of scanned supplier bills fill in tariff classifications for us",
+        ["failed-ocr-hs"],
+    ),
+    (
+        "did we ever try reading electronic container locks wirelessly from the phone",
+        ["failed-ble-seals"],
+    ),
+    (
+        "the arrival predictor fell far behind on the ship position stream during the managed broker upgrade",
+        ["incident-kafka-lag"],
+    ),
+    (
+        "why can't the analytics database see truckers' phone numbers",
+        ["con-warehouse-pii"],
+    ),
+    (
+        "a client's secret credential ended up on a public code site, how did we find out and what changed",
+        ["incident-leaked-key"],
+    ),
+    (
+        "can support staff look at the portal exactly as a particular client sees it",
+        ["fact-impersonation"],
+    ),
+    ("how long can a price we offered be used before it lapses", ["fact-quote-validity"]),
+]
+
+# Hinge on a specific name, code or id that appears in the target note.
+_ENTITY: list[tuple[str, list[str]]] = [
+    ("HARB-1432 double booking", ["incident-double-booking"]),
+    ("what does Quayside return on error Q-409", ["fact-q409"]),
+    ("Q-503 CARRIER_UNAVAILABLE from Transpacific Reefer Lines", ["fact-q503"]),
+    ("release blocked with Q-451 VGM_MISSING", ["fact-q451-vgm"]),
+    ("what triggers CLW-E112", ["fact-clw-e112"]),
+    ("CLW-E207 on a filing", ["fact-clw-e207"]),
+    ("booking stuck because of PUR-402", ["fact-pur-402"]),
+    ("HARB-1588 rate sheet", ["incident-rates-decimal"]),
+    ("HARB-1503 Nordvik Aurora MMSI", ["incident-reflag"]),
+    ("kestrel_dropped_stale_total is climbing", ["fact-kestrel-stale"]),
+    ("kestrel replay for MMSI 244123000", ["proc-kestrel-replay"]),
+    ("HARB-1620 USLAX ETA", ["incident-eta-dst"]),
+    ("sextant_weekly_retrain Dagster job", ["proc-sextant-retrain"]),
+    ("HARB-1655 Boreal Foods", ["incident-ics2-vague"]),
+    ("HARB-1541 Alcaraz duplicate invoices", ["incident-duplicate-invoices"]),
+    ("HARB-1599", ["incident-sms-storm"]),
+    ("foregroundServiceType HARB-1690", ["incident-android14-location"]),
+    ("HARB-1477 replication slot", ["incident-rds-wal"]),
+    ("where is HARB-1766 tk/multipart-reassembly", ["task-multipart-type5", "handoff-tomasz"]),
+    ("HARB-1802 CDS export declarations", ["task-uk-cds"]),
+    ("who owns HARB-1820 Storecove", ["task-peppol"]),
+    ("Portbase pre-notification NLRTM", ["fact-portbase"]),
+    ("DEHAM CTA gate QR rejected", ["incident-qr-clock"]),
+    ("why is KestrelProviderDisconnected noisy for Orbicom", ["handoff-tomasz"]),
+    ("asyncpg statement_cache_size=0 PgBouncer", ["fact-pgbouncer-mode"]),
+    ("eta:{imo}:{locode} key TTL", ["arch-sextant"]),
+    ("s3://harbor-customs-docs-prod object lock", ["con-docs-retention", "arch-clearway"]),
+    ("hbk_live_ key storage", ["con-api-keys"]),
+    ("HB2405-88123 reference format", ["fact-booking-ref"]),
+    ("share of traffic on Harbor-Version 2024-06-01", ["status-api-version-adoption"]),
+    ("HARB-1571 voyage 0242W", ["incident-voyage-number"]),
+    ("HARB-1795 stops", ["task-drayman-multi-stop"]),
+    ("NLRTM reefer gate-in cut-off", ["fact-cutoffs"]),
+    ("Meridian IFTMBF", ["fact-meridian-edi"]),
+    ("heading 511", ["fact-heading-511"]),
+]
+
+# (query, current decision, superseded decision it replaced)
+_SUPERSEDED: list[tuple[str, str, str]] = [
+    (
+        "how long do we keep vessel position messages on the Kafka brokers",
+        "dec-kafka-retention-tiered",
+        "dec-kafka-retention-7d",
+    ),
+    ("how do staff log in to the Bridge admin console", "dec-bridge-auth-okta", "dec-bridge-auth-keycloak"),
+    ("which AIS data provider does Kestrel use", "dec-ais-dual-provider", "dec-ais-seapulse-only"),
+    (
+        "where does Drayman keep the queue of unsent actions while offline",
+        "dec-drayman-sqlite",
+        "dec-drayman-asyncstorage",
+    ),
+    ("what runs the Clearway customs filing workflows", "dec-clearway-temporal", "dec-clearway-celery"),
+    (
+        "which exchange rate does Purser use to convert USD charges on invoices",
+        "dec-fx-booking-lock",
+        "dec-fx-ecb-daily",
+    ),
+    ("how long does a HELD booking reserve its slot", "dec-hold-4h-extendable", "dec-hold-24h"),
+    ("where is Terraform state kept and who runs apply", "dec-tf-state-tfc", "dec-tf-state-s3"),
+    ("where do application logs go", "dec-logs-loki", "dec-logs-elk"),
+    ("how is the public Quayside API versioned", "dec-api-version-header", "dec-api-version-path"),
+    ("does Sextant train a LightGBM model per trade lane", "dec-eta-global", "dec-eta-per-lane"),
+    ("how does Foghorn deliver push notifications to Drayman", "dec-push-direct", "dec-push-onesignal"),
+    ("where is historical vessel position data stored", "dec-positions-clickhouse", "dec-positions-pg"),
+    ("how do services get deployed to production", "dec-deploy-argocd", "dec-deploy-jenkins"),
+    ("where does Quayside store idempotency keys and for how long", "dec-idem-postgres", "dec-idem-redis"),
+    ("how do we submit ICS2 entry summary declarations", "dec-ics2-direct", "dec-ics2-intermediary"),
+    ("how are invoice PDFs rendered in Purser", "dec-invoice-pdf-gotenberg", "dec-invoice-pdf-wkhtml"),
+    ("where are port and anchorage geofences defined", "dec-geofence-postgis", "dec-geofence-geojson"),
+    ("how are public API rate limits enforced", "dec-ratelimit-token-bucket", "dec-ratelimit-nginx"),
+    ("how do we turn a feature flag on", "dec-flags-unleash", "dec-flags-env"),
+]
+
+QUERIES: list[LabelledQuery] = (
+    [LabelledQuery(query=q, kind="paraphrase", relevant=rel, outranked=[]) for q, rel in _PARAPHRASE]
+    + [LabelledQuery(query=q, kind="entity", relevant=rel, outranked=[]) for q, rel in _ENTITY]
+    + [
+        LabelledQuery(query=q, kind="superseded", relevant=[new], outranked=[old])
+        for q, new, old in _SUPERSEDED
+    ]
+)
+
+
+_TAG = re.compile(r"[a-z0-9-]+")
+
+
+def validate() -> None:
+    """Assert the dataset's invariants."""
+    keys = [n["key"] for n in NOTES]
+    assert len(keys) == len(set(keys)), "duplicate note keys"
+    assert len(NOTES) >= 280, len(NOTES)
+    by_key = {n["key"]: n for n in NOTES}
+    for n in NOTES:
+        assert n["type"] in NOTE_TYPES, n["key"]
+        assert n["status"] in {"current", "superseded"}, n["key"]
+        assert 0 < len(n["title"]) <= 120, n["key"]
+        assert 80 <= len(n["body"]) <= 900, (n["key"], len(n["body"]))
+        assert len(n["tags"]) <= 3, n["key"]
+        assert all(_TAG.fullmatch(t) for t in n["tags"]), n["key"]
+        for old in n["supersedes"]:
+            assert old in by_key, (n["key"], old)
+            assert by_key[old]["status"] == "superseded", (n["key"], old)
+            assert n["status"] == "current", n["key"]
+    replaced = {old for n in NOTES for old in n["supersedes"]}
+    superseded = {n["key"] for n in NOTES if n["status"] == "superseded"}
+    assert superseded == replaced, superseded ^ replaced
+    assert len(superseded) >= 18, len(superseded)
+
+    texts = [q["query"] for q in QUERIES]
+    assert len(texts) == len(set(texts)), "duplicate queries"
+    counts = {
+        kind: sum(q["kind"] == kind for q in QUERIES) for kind in ("paraphrase", "entity", "superseded")
+    }
+    assert counts == {"paraphrase": 35, "entity": 35, "superseded": 20}, counts
+    for q in QUERIES:
+        assert 1 <= len(q["relevant"]) <= 2, q["query"]
+        assert len(set(q["relevant"])) == len(q["relevant"]), q["query"]
+        for key in q["relevant"] + q["outranked"]:
+            assert key in by_key, (q["query"], key)
+        assert not set(q["relevant"]) & set(q["outranked"]), q["query"]
+        for key in q["relevant"]:
+            assert by_key[key]["status"] == "current", (q["query"], key)
+        if q["kind"] == "superseded":
+            assert q["outranked"], q["query"]
+            for old in q["outranked"]:
+                assert by_key[old]["status"] == "superseded", (q["query"], old)
+                assert any(old in by_key[r]["supersedes"] for r in q["relevant"]), (q["query"], old)
+        else:
+            assert q["outranked"] == [], q["query"]

@@ -112,3 +112,21 @@ def change_role(membership: Membership, role: str, actor: Principal | None = Non
         new=role,
     )
     return membership
+
+
+@transaction.atomic
+def change_plan(team: Team, plan: Plan, actor: Principal | None = None, actor_id: int | None = None) -> Team:
+    """Move a team to another plan. A downgrade keeps every row; only new writes meet the new caps."""
+    old = team.plan.code if team.plan else None
+    team.plan = plan
+    team.save(update_fields=["plan"])
+    audit.record(
+        actor,
+        "team.plan_changed",
+        team_id=team.pk,
+        object_id=team.slug,
+        actor_id=actor_id,
+        old=old,
+        new=plan.code,
+    )
+    return team

@@ -1,6 +1,10 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.http import HttpRequest
 
+from accounts import actions
 from accounts.models import ApiKey, Membership, Team, User
 
 
@@ -31,6 +35,16 @@ class TeamAdmin(admin.ModelAdmin[Team]):
     search_fields = ["slug", "name"]
     list_filter = ["plan"]
     inlines = [MembershipInline]
+
+    def save_model(self, request: HttpRequest, obj: Team, form: Any, change: bool) -> None:
+        # Plan changes go through the audited action so the audit log shows who changed what.
+        if change and "plan" in form.changed_data and obj.plan is not None:
+            plan = obj.plan
+            obj.plan = Team.objects.get(pk=obj.pk).plan
+            super().save_model(request, obj, form, change)
+            actions.change_plan(obj, plan, actor_id=request.user.pk)
+        else:
+            super().save_model(request, obj, form, change)
 
 
 @admin.register(ApiKey)

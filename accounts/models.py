@@ -205,7 +205,7 @@ class ApiKey(models.Model):
         lookup = raw[len(API_KEY_PREFIX) : len(API_KEY_PREFIX) + _LOOKUP_LENGTH]
         key = (
             cls.objects.usable(now)
-            .select_related("team", "user", "project")
+            .select_related("team__plan", "user", "project")
             .filter(lookup=lookup, user__is_active=True)
             .first()
         )

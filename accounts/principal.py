@@ -16,6 +16,7 @@ class Principal:
     read_only: bool = False  # a read-only credential or a viewer
     client_name: str = ""
     api_key_id: int | None = None
+    requests_per_minute: int = 0  # the team plan's limit for this credential; 0 means unlimited
 
     @property
     def can_write(self) -> bool:
@@ -34,6 +35,7 @@ def principal_for_membership(
     read_only: bool = False,
     client_name: str = "",
     api_key_id: int | None = None,
+    requests_per_minute: int = 0,
 ) -> Principal:
     return Principal(
         user_id=membership.user_id,
@@ -43,6 +45,7 @@ def principal_for_membership(
         read_only=read_only or membership.role == Role.VIEWER,
         client_name=client_name[:100],
         api_key_id=api_key_id,
+        requests_per_minute=requests_per_minute,
     )
 
 
@@ -62,4 +65,5 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
         read_only=key.read_only,
         client_name=client_name or "api-key",
         api_key_id=key.pk,
+        requests_per_minute=key.team.effective_plan.requests_per_minute,
     )

@@ -15,12 +15,13 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 django_app = get_asgi_application()
 
-from mcp_gateway.server import build_http_app, build_server  # noqa: E402  (needs Django set up)
+from mcp_gateway.ratelimit import IpRateLimit  # noqa: E402  (needs Django set up)
+from mcp_gateway.server import build_http_app, build_server  # noqa: E402
 
 _full_server = build_server()
 _core_server = build_server(core_only=True)
-mcp_app = build_http_app(_full_server)
-mcp_core_app = build_http_app(_core_server)
+mcp_app = IpRateLimit(build_http_app(_full_server))
+mcp_core_app = IpRateLimit(build_http_app(_core_server))
 
 Scope = dict[str, Any]
 

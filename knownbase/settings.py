@@ -170,3 +170,8 @@ EMBEDDINGS_MODEL = env_str(
 EMBEDDINGS_API_KEY = env_str("EMBEDDINGS_API_KEY", "")
 EMBEDDINGS_DIMENSIONS = env_int("EMBEDDINGS_DIMENSIONS", 0, minimum=0, maximum=4096)
 EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, maximum=120))
+
+# Rate limits: per client IP in front of /mcp (before credentials are looked up); per credential
+# the team's plan sets requests_per_minute.
+RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.applications import Starlette
 
+from billing.ratelimit import hit
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
-from mcp_gateway.auth import READ_SCOPE, CredentialVerifier
+from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, current_principal
 from mcp_gateway.results import error
 from mcp_gateway.schema import compact_schema, one_line
 from mcp_gateway.tooling import TOOLS, tool_param_names
@@ -31,6 +34,30 @@ def _first_validation_error(exc: ValidationError) -> str:
     return f"`{where}`: {first['msg']}."
 
 
+def _is_text(annotation: Any) -> bool:
+    """str, Annotated[str, ...], or an optional of either."""
+    if annotation is str:
+        return True
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _is_text(get_args(annotation)[0])
+    if origin in (Union, UnionType):
+        return any(_is_text(arg) for arg in get_args(annotation) if arg is not type(None))
+    return False
+
+
+class TextKeepingMetadata(FuncMetadata):
+    """The SDK parses any JSON-looking string into an object unless the parameter is exactly `str`,
+    so `str | None` text such as a note body holding a JSON snippet would be refused. Text stays text
+    here; lists sent as JSON strings (some clients do) are still parsed."""
+
+    def pre_parse_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        fields = self.arg_model.model_fields
+        text_fields = {name for name, info in fields.items() if _is_text(info.annotation)}
+        parsed = super().pre_parse_json(data)
+        return {key: data[key] if key in text_fields else value for key, value in parsed.items()}
+
+
 class KnownbaseMCP(MCPServer[Any]):
     """Answers bad arguments with an in-band invalid_argument result, never a protocol error."""
 
@@ -40,6 +67,17 @@ class KnownbaseMCP(MCPServer[Any]):
         spec = TOOLS.get(name)
         if spec is None or self._tool_manager.get_tool(name) is None:
             return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
+        principal = current_principal()
+        decision = await hit(
+            f"key:{principal.api_key_id or principal.user_id}", principal.requests_per_minute
+        )
+        if not decision.allowed:
+            return error(
+                "rate_limited",
+                f"This credential made more than {decision.limit} tool calls this minute (the team plan's "
+                f"limit). Retry in {decision.retry_after} s, or upgrade the plan for a higher limit.",
+                retry_after=decision.retry_after,
+            )
         unknown = sorted(set(arguments) - tool_param_names(spec.fn))
         if unknown:
             allowed = ", ".join(sorted(tool_param_names(spec.fn))) or "none"
@@ -91,6 +129,7 @@ def build_server(core_only: bool = False) -> KnownbaseMCP:
         if registered is not None:
             # Only the published schema is compacted; arguments are still validated in full.
             registered.parameters = compact_schema(registered.parameters)
+            registered.fn_metadata = TextKeepingMetadata(**dict(registered.fn_metadata))
     return server
 
 

@@ -225,3 +225,28 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_id}"
+
+
+class ScreeningRule(models.Model):
+    """A team's own screening pattern, or an exact value the team allows through the gate."""
+
+    class Kind(models.TextChoices):
+        PATTERN = "pattern"
+        ALLOW = "allow"
+
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="screening_rules")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    name = models.CharField(max_length=60)
+    value = models.CharField(max_length=500)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "kind", "value"], name="screening_rule_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}"

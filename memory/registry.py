@@ -7,13 +7,15 @@ system checks (memory/checks.py), so the server refuses to start with an unclass
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from django.db import transaction
 
 from accounts.principal import Principal
-from memory.errors import READ_ONLY_MESSAGE, Forbidden
+from memory import screening
+from memory.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
 
 Kind = Literal["read", "write"]
 P = ParamSpec("P")
@@ -32,18 +34,33 @@ def read(fn: Callable[P, R]) -> Callable[P, R]:
     return fn
 
 
-def write(fn: Callable[P, R]) -> Callable[P, R]:
-    """A write: refused for read-only callers, run in one transaction."""
+def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ()) -> Any:
+    """A write: refused for read-only callers, screened, run in one transaction.
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        principal = args[0]
-        if not isinstance(principal, Principal):
-            raise TypeError(f"{fn.__name__} takes a Principal as its first argument")
-        if not principal.can_write:
-            raise Forbidden(READ_ONLY_MESSAGE)
-        with transaction.atomic():
-            return fn(*args, **kwargs)
+    `unscreened` names arguments the gate skips; only the allow-list value of a screening rule uses it.
+    """
 
-    _register(wrapper, "write")
-    return wrapper
+    def decorate(inner: Callable[P, R]) -> Callable[P, R]:
+        signature = inspect.signature(inner)
+
+        @functools.wraps(inner)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            principal = args[0] if args else None
+            if not isinstance(principal, Principal):
+                raise TypeError(f"{inner.__name__} takes a Principal as its first argument")
+            if not principal.can_write:
+                raise Forbidden(READ_ONLY_MESSAGE)
+            try:
+                bound = signature.bind(*args, **kwargs).arguments
+            except TypeError as exc:
+                raise InvalidArgument(f"{inner.__name__}: {exc}") from None
+            screened = {k: v for k, v in bound.items() if k != "principal" and k not in unscreened}
+            screening.enforce(principal, inner.__name__, screened)
+            with transaction.atomic():
+                return inner(*args, **kwargs)
+
+        _register(wrapper, "write")
+        wrapper.screened = True  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate(fn) if fn is not None else decorate

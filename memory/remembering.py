@@ -135,6 +135,13 @@ def remember(
                 {"status": NoteStatus.SUPERSEDED, "superseded_by_id": note.pk},
                 max_revisions=max_revisions,
             )
+            audit.record(
+                principal,
+                "note.superseded",
+                project_id=project.pk,
+                object_id=old.public_id,
+                by=note.public_id,
+            )
         result["superseded"] = [old.public_id for old in old_notes]
         result["note"]["supersedes"] = result["superseded"]
     # Cosine is a second signal beside the lexical checks: a close meaning the words did not catch

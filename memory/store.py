@@ -26,14 +26,27 @@ from memory import (
     registry,
     remembering,
     retrieval,
+    screening,
     search,
     transfer,
     validation,
 )
 from memory.errors import Forbidden, InvalidArgument, NotFound
-from memory.models import Note, NoteLink, NoteRevision, NoteStatus, NoteType, Project, Visibility
+from memory.models import (
+    AuditEvent,
+    Note,
+    NoteLink,
+    NoteRevision,
+    NoteStatus,
+    NoteType,
+    Project,
+    ScreeningRule,
+    Visibility,
+)
 from memory.notes import edit_note, note_dict, rfc3339
 from memory.scoping import project_for, visible_notes, visible_projects
+from memory.screening import patterns as screening_patterns
+from memory.screening import rules as screening_rules
 from memory.tasks import schedule_embedding
 
 MAX_PROJECT_NAME = 120
@@ -807,3 +820,112 @@ def import_project(
     principal: Principal, document: Any, slug: str | None = None, name: str | None = None
 ) -> dict[str, Any]:
     return transfer.import_document(principal, document, slug=slug, name=name)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Team administration: screening rules and the audit log (owners and admins)
+# ---------------------------------------------------------------------------------------------------
+
+MANAGE_MESSAGE = "Only team owners and admins can do this."
+MAX_RULE_VALUE = 500
+
+
+def _require_manager(principal: Principal) -> None:
+    if not principal.can_manage or principal.project_id is not None:
+        raise Forbidden(MANAGE_MESSAGE + " Use an owner's or admin's team-wide read-write credential.")
+
+
+def _rule_dict(rule: ScreeningRule) -> dict[str, Any]:
+    # Allow-listed values are shown only as a masked hint: the list is for the gate, not for reading back.
+    shown = (
+        rule.value
+        if rule.kind == ScreeningRule.Kind.PATTERN
+        else f"{rule.value[:4]}…({len(rule.value)} chars)"
+    )
+    return {
+        "id": rule.pk,
+        "kind": rule.kind,
+        "name": rule.name,
+        "value": shown,
+        "created_at": rfc3339(rule.created_at),
+    }
+
+
+@registry.write(unscreened=("value",))
+def add_screening_rule(principal: Principal, kind: str, name: str, value: str) -> dict[str, Any]:
+    """A team pattern (a regular expression refused on every write) or an exact value to allow."""
+    _require_manager(principal)
+    if kind not in ScreeningRule.Kind.values:
+        raise InvalidArgument("`kind` must be pattern or allow.")
+    clean_name = validation.text(name, "name", limit=60, required=True)
+    if not isinstance(value, str) or not value or len(value) > MAX_RULE_VALUE:
+        raise InvalidArgument(f"`value` must be a non-empty string of at most {MAX_RULE_VALUE} characters.")
+    if kind == ScreeningRule.Kind.PATTERN:
+        # Only allow-list values skip the gate (they are known-safe by definition); a pattern is
+        # screened like any other text, so a literal secret cannot be stored as a "pattern".
+        screening.enforce(principal, "add_screening_rule", {"value": value})
+        screening_rules.check_pattern(value)
+    rule, created = ScreeningRule.objects.get_or_create(
+        team_id=principal.team_id,
+        kind=kind,
+        value=value,
+        defaults={"name": clean_name, "created_by_id": principal.user_id},
+    )
+    if created:
+        audit.record(principal, "screening.rule_added", object_id=str(rule.pk), kind=kind, name=clean_name)
+    return {"rule": _rule_dict(rule), "status": "created" if created else "exists"}
+
+
+@registry.write
+def delete_screening_rule(principal: Principal, rule_id: int) -> dict[str, Any]:
+    _require_manager(principal)
+    rule = (
+        ScreeningRule.objects.filter(team_id=principal.team_id, pk=rule_id).first()
+        if isinstance(rule_id, int)
+        else None
+    )
+    if rule is None:
+        raise NotFound(f"No screening rule {rule_id!r} in this team.")
+    rule.delete()
+    audit.record(principal, "screening.rule_deleted", object_id=str(rule_id), kind=rule.kind, name=rule.name)
+    return {"status": "deleted", "id": rule_id}
+
+
+@registry.read
+def list_screening_rules(principal: Principal) -> dict[str, Any]:
+    _require_manager(principal)
+    rules = ScreeningRule.objects.filter(team_id=principal.team_id).order_by("kind", "name")
+    return {"rules": [_rule_dict(rule) for rule in rules], "families": list(screening_patterns.FAMILY_NAMES)}
+
+
+@registry.read
+def list_audit_events(
+    principal: Principal, limit: int | None = None, before_id: int | None = None, action: str | None = None
+) -> dict[str, Any]:
+    """The team's audit log, newest first (owners and admins)."""
+    _require_manager(principal)
+    count = validation.bounded_int(limit, "limit", default=50, low=1, high=500)
+    events = AuditEvent.objects.filter(team_id=principal.team_id).select_related("actor", "project")
+    if before_id is not None:
+        events = events.filter(
+            pk__lt=validation.bounded_int(before_id, "before_id", default=0, low=1, high=2**62)
+        )
+    if action:
+        events = events.filter(action=validation.text(action, "action", limit=60))
+    rows = list(events.order_by("-pk")[:count])
+    return {
+        "events": [
+            {
+                "id": event.pk,
+                "action": event.action,
+                "actor": event.actor.email if event.actor else None,
+                "client": event.client,
+                "project": event.project.slug if event.project else None,
+                "object_id": event.object_id,
+                "detail": event.detail,
+                "created_at": rfc3339(event.created_at),
+            }
+            for event in rows
+        ],
+        "next_before_id": rows[-1].pk if len(rows) == count else None,
+    }

@@ -19,6 +19,9 @@ from billing.models import Plan
 from billing.plans import ensure_catalogue
 from memory.models import Project
 
+# The live MCP server and client fixtures (mcp_url, mcp) for every test package.
+pytest_plugins = ["tests.live_mcp"]
+
 
 @dataclass
 class Cast:

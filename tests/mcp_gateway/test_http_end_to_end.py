@@ -22,7 +22,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.mcp_gateway.conftest import free_port
+from tests.live_mcp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PG15_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"

@@ -1,0 +1,50 @@
+"""Per-IP rate limit in front of /mcp, applied before any credential is looked up."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+
+from billing.ratelimit import hit
+
+
+def client_ip(scope: dict[str, Any]) -> str:
+    if settings.TRUST_X_FORWARDED_FOR:
+        for name, value in scope.get("headers", []):
+            if name == b"x-forwarded-for":
+                return str(value.decode("latin-1").split(",")[0].strip())
+    client = scope.get("client") or ("unknown", 0)
+    return str(client[0])
+
+
+class IpRateLimit:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            decision = await hit(f"ip:{client_ip(scope)}", settings.RATE_LIMIT_PER_IP_PER_MINUTE)
+            if not decision.allowed:
+                body = json.dumps(
+                    {
+                        "error": "rate_limited",
+                        "error_description": f"More than {decision.limit} requests a minute from this address; "
+                        f"retry in {decision.retry_after} s.",
+                    }
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 429,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"retry-after", str(decision.retry_after).encode()),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)

@@ -1,0 +1,159 @@
+"""Every write entry point, each with a way to plant a value into every text-bearing argument.
+
+A new write tool or write store function that is not listed here fails
+test_planting.py::test_every_write_entry_point_is_registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.principal import Principal
+from memory import store
+
+
+@dataclass(frozen=True)
+class Context:
+    note_id: str  # a note of acme/payments the planter may edit
+    other_note_id: str
+
+
+McpCall = tuple[str, dict[str, Any]]
+
+
+def fits(value: str, limit: int, call: McpCall) -> list[McpCall]:
+    """The call when the value fits the argument's length limit: a cut-off secret is no secret."""
+    return [call] if len(value) <= limit else []
+
+
+@dataclass(frozen=True)
+class McpPath:
+    """A write tool called through the official MCP client over HTTP."""
+
+    name: str
+    plant: Callable[[str, Context], list[McpCall]]
+    # Arguments whose schema bounds (ids, tags, enums) may refuse a long value before the gate:
+    # for those, invalid_argument is an acceptable refusal too. Free text must come back screened.
+    bounded: bool = False
+
+
+@dataclass(frozen=True)
+class StorePath:
+    """A write entry point without an MCP tool (REST and web forms will call these)."""
+
+    name: str
+    plant: Callable[[str, Principal, Context], list[Callable[[], Any]]]
+
+
+MCP_PATHS: list[McpPath] = [
+    McpPath(
+        "remember",
+        lambda s, c: [
+            ("remember", {"project": "payments", "content": f"Deploy notes: {s}"}),
+            *fits(s, 300, ("remember", {"project": "payments", "content": "ok", "title": s})),
+            *fits(s, 100, ("remember", {"project": "payments", "content": "ok too", "source": s})),
+        ],
+    ),
+    McpPath(
+        "checkpoint",
+        lambda s, c: [
+            ("checkpoint", {"project": "payments", "summary": f"Done. {s}"}),
+            ("checkpoint", {"project": "payments", "summary": "ok", "decisions": ["fine", s]}),
+            ("checkpoint", {"project": "payments", "summary": "ok", "open_items": [s]}),
+            ("checkpoint", {"project": "payments", "summary": "ok", "failed_approaches": [s]}),
+            ("checkpoint", {"project": "payments", "summary": "ok", "next_actions": [s]}),
+        ],
+    ),
+    McpPath(
+        "save_note",
+        lambda s, c: [
+            ("save_note", {"project": "payments", "title": "t", "body": s}),
+            *fits(s, 300, ("save_note", {"project": "payments", "title": s, "body": "b"})),
+            ("save_note", {"id": c.note_id, "body": f"updated {s}"}),
+        ],
+    ),
+    McpPath(
+        "patch_note",
+        lambda s, c: [
+            ("patch_note", {"id": c.note_id, "op": "append", "text": s}),
+            ("patch_note", {"id": c.note_id, "op": "replace", "find": "original", "text": s}),
+        ],
+    ),
+    McpPath("delete_note", lambda s, c: fits(s, 300, ("delete_note", {"id": c.note_id, "reason": s}))),
+    McpPath(
+        "relate_notes",
+        lambda s, c: [("relate_notes", {"from_id": c.note_id, "to_id": s, "kind": "relates_to"})],
+        bounded=True,
+    ),
+    McpPath(
+        "create_project",
+        lambda s, c: [
+            ("create_project", {"name": "New", "summary": s}),
+            ("create_project", {"name": "New", "agent_instructions": s}),
+            *fits(s, 120, ("create_project", {"name": s})),
+        ],
+    ),
+    McpPath(
+        "rename_project", lambda s, c: fits(s, 120, ("rename_project", {"project": "payments", "name": s}))
+    ),
+    McpPath(
+        "rename_tag",
+        lambda s, c: [("rename_tag", {"project": "payments", "old": "x", "new": s})],
+        bounded=True,
+    ),
+]
+
+
+def _document(secret: str) -> dict[str, Any]:
+    """An export document carrying the value in a body, a tag, a nested list and an object key."""
+    note = {
+        "id": "n_AAAAAAAAAAAAAAAA",
+        "type": "fact",
+        "status": "current",
+        "title": "Imported",
+        "body": f"imported body {secret}",
+        "tags": [],
+        "importance": 0.5,
+        "visibility": "team",
+        "source": "",
+        "version": 1,
+        "author": None,
+        "created_at": "2026-01-01T00:00:00.000000Z",
+        "updated_at": "2026-01-01T00:00:00.000000Z",
+        "deleted_at": None,
+        "delete_reason": "",
+        "access_count": 0,
+        "last_accessed_at": None,
+        "superseded_by": None,
+        "revisions": [],
+    }
+    return {
+        "format": "knownbase-export",
+        "version": 1,
+        "exported_at": "2026-01-01T00:00:00.000000Z",
+        "project": {"slug": "imported", "name": "Imported", "summary": "", "agent_instructions": "",
+                    "default_context_budget": None},
+        "notes": [note],
+        "links": [],
+        "extra": {secret: ["nested", [secret]]},
+    }  # fmt: skip
+
+
+STORE_PATHS: list[StorePath] = [
+    StorePath(
+        "import_project", lambda s, p, c: [lambda: store.import_project(p, _document(s), slug="imported")]
+    ),
+    StorePath(
+        "add_screening_rule",
+        lambda s, p, c: (
+            [lambda: store.add_screening_rule(p, "pattern", "planted", s)] if len(s) <= 500 else []
+        ),
+    ),
+    StorePath("restore_note", lambda s, p, c: [lambda: store.restore_note(p, s)]),
+    StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),  # type: ignore[arg-type]
+]
+
+# Write store functions reached only through an MCP tool of the same name.
+COVERED_BY_MCP = {path.name for path in MCP_PATHS}

@@ -17,7 +17,7 @@ FROZEN = 1_800_000_030.0  # 30 s into a window
 @pytest.fixture(autouse=True)
 def frozen_clock(monkeypatch):
     cache.clear()
-    monkeypatch.setattr(ratelimit.time, "time", lambda: FROZEN)
+    monkeypatch.setattr("billing.ratelimit.time.time", lambda: FROZEN)
     yield
     cache.clear()
 

@@ -60,7 +60,7 @@ def test_store_write_path_refuses_every_family(cast, context, path):
 
 
 def test_canary_the_harness_catches_a_path_wired_around_the_gate(mcp, cast, context, monkeypatch):
-    monkeypatch.setattr(registry.screening, "enforce", lambda *args, **kwargs: None)
+    monkeypatch.setattr("memory.registry.screening.enforce", lambda *args, **kwargs: None)
     planted = harness.plants(variants=("raw",))
     remember = next(path for path in MCP_PATHS if path.name == "remember")
     problems = harness.plant_mcp(mcp, cast.key(cast.owner), remember, context, planted)

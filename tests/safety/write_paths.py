@@ -152,7 +152,7 @@ STORE_PATHS: list[StorePath] = [
         ),
     ),
     StorePath("restore_note", lambda s, p, c: [lambda: store.restore_note(p, s)]),
-    StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),  # type: ignore[arg-type]
+    StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),
 ]
 
 # Write store functions reached only through an MCP tool of the same name.

@@ -91,7 +91,7 @@ def main() -> None:
         ("get_context lean, no query", lambda i: store.get_context(principal, "hot", detail="lean")),
         (
             "remember (new statement)",
-            lambda i: store.remember(principal, "hot", f"{sentence(rng)} Run {i}-{rng.random()}"),
+            lambda i: store.remember(principal, "hot", f"{sentence(rng)} Run {i}."),
         ),
         ("search_notes keyword", lambda i: store.search_notes(principal, queries[i % 4], project="hot")),
         ("get_changes_since page 50", lambda i: store.get_changes_since(principal, "hot", limit=50)),

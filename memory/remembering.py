@@ -18,13 +18,14 @@ from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import content_hash, edit_note, note_dict
 from memory.scoping import visible_notes
 from memory.search import Hit
+from memory.semantic import embedding_text
 from memory.similarity import Relation, compare
 from memory.tasks import schedule_embedding
 
 CANDIDATE_LIMIT = 10
 SEMANTIC_CANDIDATES = 5
 CANDIDATE_COSINE = 0.75  # semantic neighbours this close join the lexical checks
-SIMILAR_COSINE = 0.88  # created notes this close to another are flagged for review
+SIMILAR_COSINE = 0.84  # created notes this close to another (title + body vectors) are flagged for review
 TITLE_CANDIDATE_LIMIT = 5
 NEIGHBOUR_LIMIT = 5
 REVIEWED_TYPES = frozenset({NoteType.DECISION, NoteType.CONSTRAINT, NoteType.ARCHITECTURE})
@@ -103,7 +104,9 @@ def remember(
     close: list[Hit] = []
     if use_semantic:
         pool = live_notes(principal, project).exclude(pk__in=[n.pk for n in old_notes])
-        found_semantic = retrieval.semantic_hits(pool, memory.content, SEMANTIC_CANDIDATES)
+        # The note's own document text: its vector is then cached for the embedding task to reuse.
+        text = embedding_text(memory.title, memory.content)
+        found_semantic = retrieval.semantic_hits(pool, text, SEMANTIC_CANDIDATES, kind="document")
         close = [
             hit for hit in (found_semantic[0] if found_semantic else []) if hit.relevance >= CANDIDATE_COSINE
         ]

@@ -15,6 +15,7 @@ from django.db import DatabaseError
 from django.db.models import QuerySet
 
 from memory import search, semantic
+from memory.embeddings import Kind
 from memory.models import Note
 from memory.search import Hit
 
@@ -55,8 +56,10 @@ def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool
     return search.keyword_search(notes, text, limit)
 
 
-def semantic_hits(notes: QuerySet[Note], text: str, limit: int) -> tuple[list[Hit], str] | None:
-    query = semantic.query_vector(text)
+def semantic_hits(
+    notes: QuerySet[Note], text: str, limit: int, kind: Kind = "query"
+) -> tuple[list[Hit], str] | None:
+    query = semantic.vector_for(text, kind)
     if query is None:
         return None
     model_id, vector = query

@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 
-from memory.embeddings import ProviderError, get_provider
+from memory.embeddings import Kind, ProviderError, get_provider
 from memory.fields import embedding_column_is_vector
 from memory.models import Note
 from memory.search import Hit
@@ -31,25 +31,39 @@ def embedding_text(title: str, body: str) -> str:
     return f"{title}\n{body}".strip()
 
 
-def query_vector(text: str) -> tuple[str, list[float]] | None:
-    """(model id, vector) for a query, cached briefly; None when no provider works right now."""
+def _cache_key(model_id: str, kind: str, text: str) -> str:
+    return "vec:" + hashlib.sha256(f"{model_id}\n{kind}\n{text}".encode()).hexdigest()
+
+
+def cached_vectors(model_id: str, kind: str, texts: list[str]) -> list[list[float] | None]:
+    found = cache.get_many([_cache_key(model_id, kind, text) for text in texts])
+    return [found.get(_cache_key(model_id, kind, text)) for text in texts]
+
+
+def vector_for(text: str, kind: Kind = "query") -> tuple[str, list[float]] | None:
+    """(model id, vector) for `text`, cached briefly; None when no provider works right now. A
+    document vector computed here (remember's candidate lookup) is reused by the embedding task."""
     provider = get_provider()
     if provider is None:
         return None
-    key = "qv:" + hashlib.sha256(f"{provider.model_id}\n{text}".encode()).hexdigest()
+    key = _cache_key(provider.model_id, kind, text)
     cached = cache.get(key)
     if cached is not None:
         return provider.model_id, list(cached)
     try:
-        vector = provider.embed([text], kind="query")[0]
+        vector = provider.embed([text], kind=kind)[0]
     except ProviderError as exc:
-        log.warning("query embedding failed, answering with keyword search: %s", exc)
+        log.warning("embedding failed, answering with keyword search: %s", exc)
         return None
     except Exception:
-        log.exception("query embedding crashed, answering with keyword search")
+        log.exception("embedding crashed, answering with keyword search")
         return None
     cache.set(key, vector, QUERY_VECTOR_TTL)
     return provider.model_id, vector
+
+
+def query_vector(text: str) -> tuple[str, list[float]] | None:
+    return vector_for(text, "query")
 
 
 def index_name(model_id: str) -> str:

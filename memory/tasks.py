@@ -10,7 +10,7 @@ from django.db import transaction
 
 from memory.embeddings import ProviderError, get_provider
 from memory.models import Note
-from memory.semantic import embedding_text
+from memory.semantic import cached_vectors, embedding_text
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,13 @@ def embed_notes(note_pks: list[int]) -> str:
     notes = [n for n in Note.objects.filter(pk__in=note_pks) if needs_embedding(n, provider.model_id)]
     if not notes:
         return "up to date"
-    vectors = provider.embed([embedding_text(n.title, n.body) for n in notes], kind="document")
+    texts = [embedding_text(n.title, n.body) for n in notes]
+    vectors = cached_vectors(provider.model_id, "document", texts)
+    missing = [i for i, vector in enumerate(vectors) if vector is None]
+    if missing:
+        fresh = provider.embed([texts[i] for i in missing], kind="document")
+        for index, computed in zip(missing, fresh, strict=True):
+            vectors[index] = computed
     for note, vector in zip(notes, vectors, strict=True):
         Note.objects.filter(pk=note.pk, content_hash=note.content_hash).update(
             embedding=vector, embedding_model=provider.model_id, embedding_hash=note.content_hash

@@ -89,3 +89,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     default: dict[str, Any] = settings.DATABASES["default"]
     default.setdefault("TEST", {})["NAME"] = f"test_{default['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture(autouse=True)
+def _no_ip_rate_limit(settings: Any) -> None:
+    # The whole suite talks to /mcp from 127.0.0.1, far above any per-address limit;
+    # tests/mcp_gateway/test_rate_limits.py sets its own.
+    settings.RATE_LIMIT_PER_IP_PER_MINUTE = 0

@@ -152,11 +152,12 @@ FAMILIES: tuple[Family, ...] = (
         _assigned_secret,
     ),
     # Payment card numbers: 13-19 digits, optionally grouped by spaces or dashes, Luhn-valid, with a
-    # card-network first digit. Limit: a Luhn-valid order or tracking number in that range is refused too.
+    # card-network first digit, not part of a decimal number (0.4242…). Limit: a Luhn-valid order or
+    # tracking number in that range is refused too.
     Family(
         "payment_card",
         "a payment card number",
-        re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])"),
+        re.compile(r"(?<![\d\-.,])(?:\d[ \-]?){12,18}\d(?![\d\-]|[.,]\d)"),
         _card,
     ),
     # US Social Security numbers in the dashed form, excluding numbers never issued (000, 666, 9xx,

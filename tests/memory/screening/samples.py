@@ -73,6 +73,7 @@ FALSE_POSITIVES: list[str] = [
     "token=abc",
     "password=${DB_PASSWORD}",
     "4111 1111 1111 1112",
+    "ratio 0.4242424242424242 and 1,4242424242424242",
     "order 1234567890123 shipped",
     "call +1 415 555 0100",
     "000-12-3456",

@@ -60,7 +60,6 @@ def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ())
                 return inner(*args, **kwargs)
 
         _register(wrapper, "write")
-        wrapper.screened = True  # type: ignore[attr-defined]
         return wrapper
 
     return decorate(fn) if fn is not None else decorate

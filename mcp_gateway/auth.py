@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -46,9 +48,16 @@ class CredentialVerifier:
         )
 
 
+# Set once by the stdio entry point, where the whole process acts for one credential.
+process_principal: ContextVar[Principal | None] = ContextVar("process_principal", default=None)
+
+
 def current_principal() -> Principal:
     token = get_access_token()
-    if not isinstance(token, PrincipalAccessToken):
-        # The auth middleware rejects unauthenticated requests before any tool runs.
+    if isinstance(token, PrincipalAccessToken):
+        return token.principal
+    fallback = process_principal.get()
+    if fallback is None:
+        # Over HTTP the auth middleware rejects unauthenticated requests before any tool runs.
         raise PermissionError("no authenticated principal for this request")
-    return token.principal
+    return fallback

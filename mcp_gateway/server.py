@@ -104,21 +104,26 @@ def transport_security() -> TransportSecuritySettings:
     )
 
 
-def build_server(core_only: bool = False) -> KnownbaseMCP:
-    server = KnownbaseMCP(
-        name="knownbase",
-        instructions=INSTRUCTIONS,
-        token_verifier=CredentialVerifier(),
-        # Plain strings, validated by the model: a parsed URL would gain a trailing slash.
-        auth=AuthSettings.model_validate(
-            {
-                "issuer_url": settings.SITE_URL,
-                "resource_server_url": settings.MCP_URL,
-                "validate_token_resource": True,
-                "required_scopes": [READ_SCOPE],
-            }
-        ),
-    )
+def build_server(core_only: bool = False, *, http: bool = True) -> KnownbaseMCP:
+    """The MCP server; over HTTP it authenticates Bearer credentials, over stdio the process acts for
+    the one credential it was started with (mcp_gateway.auth.process_principal)."""
+    if not http:
+        server = KnownbaseMCP(name="knownbase", instructions=INSTRUCTIONS)
+    else:
+        server = KnownbaseMCP(
+            name="knownbase",
+            instructions=INSTRUCTIONS,
+            token_verifier=CredentialVerifier(),
+            # Plain strings, validated by the model: a parsed URL would gain a trailing slash.
+            auth=AuthSettings.model_validate(
+                {
+                    "issuer_url": settings.SITE_URL,
+                    "resource_server_url": settings.MCP_URL,
+                    "validate_token_resource": True,
+                    "required_scopes": [READ_SCOPE],
+                }
+            ),
+        )
     for spec in TOOLS.values():
         if core_only and not spec.core:
             continue

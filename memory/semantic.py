@@ -70,12 +70,24 @@ def index_name(model_id: str) -> str:
     return "note_embedding_hnsw_" + hashlib.sha1(model_id.encode()).hexdigest()[:12]  # noqa: S324 - a name, not security
 
 
+# Catalogue facts that only ever become true (an index is created, never dropped by the app), cached
+# per database so a search does not ask the catalogue each time.
+_known_indexes: set[tuple[str, str]] = set()
+_iterative_scan: dict[str, bool] = {}
+
+
 def has_vector_index(model_id: str) -> bool:
     if not embedding_column_is_vector(connection):
         return False
+    cache_key = (str(connection.settings_dict["NAME"]), model_id)
+    if cache_key in _known_indexes:
+        return True
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [index_name(model_id)])
-        return cursor.fetchone() is not None
+        found = cursor.fetchone() is not None
+    if found:
+        _known_indexes.add(cache_key)
+    return found
 
 
 def ensure_vector_index(model_id: str, dim: int) -> bool:
@@ -97,13 +109,14 @@ def ensure_vector_index(model_id: str, dim: int) -> bool:
 
 
 def _pgvector_supports_iterative_scan() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    major, minor = (int(part) for part in str(row[0]).split(".")[:2])
-    return (major, minor) >= (0, 8)
+    database = str(connection.settings_dict["NAME"])
+    if database not in _iterative_scan:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+            row = cursor.fetchone()
+        version = tuple(int(part) for part in str(row[0]).split(".")[:2]) if row else (0, 0)
+        _iterative_scan[database] = version >= (0, 8)
+    return _iterative_scan[database]
 
 
 def nearest(notes: QuerySet[Note], model_id: str, vector: list[float], limit: int) -> tuple[list[Hit], str]:
@@ -129,9 +142,12 @@ def _nearest_indexed(notes: QuerySet[Note], model_id: str, vector: list[float], 
     with transaction.atomic():
         with connection.cursor() as cursor:
             # Filtered HNSW queries stay complete with iterative scans (pgvector 0.8+).
-            if _pgvector_supports_iterative_scan():
-                cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            cursor.execute(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}")
+            iterative = (
+                "SET LOCAL hnsw.iterative_scan = relaxed_order; "
+                if _pgvector_supports_iterative_scan()
+                else ""
+            )
+            cursor.execute(f"{iterative}SET LOCAL hnsw.ef_search = {EF_SEARCH}")
         rows: list[Any] = list(query)
     rows.sort(key=lambda note: note.distance)  # relaxed_order may return near-ordered rows
     return [Hit(note, max(0.0, 1.0 - float(note.distance))) for note in rows]

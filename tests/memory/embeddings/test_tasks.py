@@ -100,3 +100,19 @@ def test_no_provider_means_no_work(cast, provider_settings, provider):
     out = StringIO()
     call_command("backfill_embeddings", stdout=out)
     assert "nothing to embed" in out.getvalue()
+
+
+def test_broker_down_never_loses_the_write(cast, transactional_db, caplog):
+    from knownbase.celery import app
+
+    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
+    app.conf.update(task_always_eager=False, broker_url="redis://127.0.0.1:1/0")  # nothing listens
+    app._pool = None
+    try:
+        result = store.remember(cast.principal(cast.member), "payments", "Customs filings close at 17:00 local time")
+    finally:
+        app.conf.update(saved)
+        app._pool = None
+    assert result["status"] == "created"
+    assert Note.objects.filter(public_id=result["note"]["id"]).exists()
+    assert "could not enqueue embedding" in caplog.text

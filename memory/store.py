@@ -152,7 +152,6 @@ def _note_for(principal: Principal, note_id: Any, *, include_deleted: bool = Fal
 
 
 def _memory(
-    principal: Principal,
     content: Any,
     *,
     type: Any,
@@ -196,7 +195,6 @@ def remember(
 ) -> dict[str, Any]:
     target = project_for(principal, project)
     memory = _memory(
-        principal,
         content,
         type=type,
         title=title,
@@ -294,7 +292,6 @@ def checkpoint(
         for field, note_type in CHECKPOINT_ITEM_TYPES.items():
             for item in sections[field]:
                 memory = _memory(
-                    principal,
                     item,
                     type=note_type,
                     title=None,
@@ -368,7 +365,6 @@ def save_note(
             raise InvalidArgument("`expected_version` applies to updates only: pass `id` with it.")
         target = project_for(principal, project)
         memory = _memory(
-            principal,
             body,
             type=type,
             title=validation.title(title, required=True),

@@ -130,6 +130,15 @@ class Note(models.Model):
             GinIndex(fields=["search_document"], name="note_search_gin"),
             GinIndex(OpClass(Upper("title"), name="gin_trgm_ops"), name="note_title_trgm"),
             GinIndex(fields=["tags"], name="note_tags_gin"),
+            # get_context's sections: the top live notes of one type by importance, then recency.
+            models.Index(
+                "project",
+                "type",
+                models.F("importance").desc(),
+                models.F("updated_at").desc(),
+                name="note_live_type_rank_idx",
+                condition=models.Q(deleted_at__isnull=True, status__in=["current", "disputed", "pending"]),
+            ),
         ]
 
     def __str__(self) -> str:

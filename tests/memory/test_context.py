@@ -211,3 +211,18 @@ def test_outsider_and_scoped_keys_get_not_found(cast):
         store.get_context(cast.principal(cast.outsider), "payments")
     with pytest.raises(NotFound):
         store.get_context(cast.principal(cast.member, project=cast.website), "payments")
+
+
+def test_contradicts_links_between_visible_notes_are_conflicts(cast, project_notes):
+    a = project_notes["decision"]
+    b = add(cast, "Adyen is better", "We should move to Adyen.", "decision")
+    hidden = Note.objects.create(
+        team=cast.acme, project=cast.payments, author=cast.owner, title="Private view", body="x",
+        content_hash="hv", visibility="private",
+    )  # fmt: skip
+    NoteLink.objects.create(from_note=a, to_note=b, kind="contradicts")
+    NoteLink.objects.create(from_note=project_notes["architecture"], to_note=hidden, kind="contradicts")
+    conflicts = {e["id"]: e for e in context(cast, max_tokens=5000)["sections"]["conflicts"]}
+    assert conflicts[a.public_id]["reason"] == f"contradicts {b.public_id}"
+    # A link into a note the caller cannot see reveals nothing.
+    assert project_notes["architecture"].public_id not in conflicts

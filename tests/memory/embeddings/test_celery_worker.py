@@ -15,9 +15,9 @@ import redis
 from django.core.management import call_command
 from django.db import connection
 
-from knownbase.celery import app
 from memory import store
 from memory.models import Note
+from tests.celery_broker import broker
 
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_URL = "redis://127.0.0.1:6379/7"
@@ -46,14 +46,10 @@ def worker(transactional_db) -> Iterator[str]:
          "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_default_queue")}
-    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=queue)
-    app._pool = None  # drop the producer pool bound to the in-memory broker
     try:
-        yield queue
+        with broker(REDIS_URL, queue):
+            yield queue
     finally:
-        app.conf.update(saved)
-        app._pool = None
         process.terminate()
         process.wait(timeout=20)
         redis.Redis.from_url(REDIS_URL).delete(queue)

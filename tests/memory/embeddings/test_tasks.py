@@ -12,6 +12,7 @@ from memory import store
 from memory.embeddings import get_provider
 from memory.models import Note
 from memory.tasks import embed_notes
+from tests.celery_broker import broker
 
 
 def embedded(note_id: str) -> Note:
@@ -103,16 +104,10 @@ def test_no_provider_means_no_work(cast, provider_settings, provider):
 
 
 def test_broker_down_never_loses_the_write(cast, transactional_db, caplog):
-    from knownbase.celery import app
-
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.update(task_always_eager=False, broker_url="redis://127.0.0.1:1/0")  # nothing listens
-    app._pool = None
-    try:
-        result = store.remember(cast.principal(cast.member), "payments", "Customs filings close at 17:00 local time")
-    finally:
-        app.conf.update(saved)
-        app._pool = None
+    with broker("redis://127.0.0.1:1/0"):  # nothing listens there
+        result = store.remember(
+            cast.principal(cast.member), "payments", "Customs filings close at 17:00 local time"
+        )
     assert result["status"] == "created"
     assert Note.objects.filter(public_id=result["note"]["id"]).exists()
     assert "could not enqueue embedding" in caplog.text

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.principal import Principal
 from memory import ranking, retrieval
 from memory.models import Note, NoteLink, NoteStatus, Project
-from memory.notes import excerpt, rfc3339
+from memory.notes import excerpt, inbound_link_counts, rfc3339
 from memory.scoping import visible_notes
 from memory.tokens import estimate_json_tokens, estimate_tokens
 
@@ -212,20 +212,11 @@ def build_context(
     conflicts = _conflict_candidates(project, live)
     recent = list(live.select_related("project").order_by("-updated_at")[: detail.per_section * 2])
     everything = {n.pk: n for n in [*type_notes, *relevant_notes, *recent, *(c[0] for c in conflicts)]}
-    inbound = _inbound_counts(list(everything))
+    inbound = inbound_link_counts(list(everything))
 
     def scored(note: Note) -> float:
         return ranking.score(
-            ranking.Signals(
-                relevance=relevance.get(note.pk, 0.0),
-                updated_at=note.updated_at,
-                importance=note.importance,
-                type=note.type,
-                status=note.status,
-                inbound_links=inbound.get(note.pk, 0),
-                access_count=note.access_count,
-            ),
-            now,
+            ranking.note_signals(note, relevance.get(note.pk, 0.0), inbound.get(note.pk, 0)), now
         )
 
     placed: set[int] = set()
@@ -253,13 +244,6 @@ def build_context(
             placed.add(note.pk)
 
     return _pack(project, pools, detail_name, detail, budget, search_mode)
-
-
-def _inbound_counts(note_pks: list[int]) -> dict[int, int]:
-    if not note_pks:
-        return {}
-    rows = NoteLink.objects.filter(to_note_id__in=note_pks).values("to_note_id").annotate(n=Count("id"))
-    return {row["to_note_id"]: row["n"] for row in rows}
 
 
 def _pack(

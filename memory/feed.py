@@ -20,6 +20,7 @@ from django.core import signing
 from django.db.models import Q, QuerySet
 
 from accounts.principal import Principal
+from memory import validation
 from memory.errors import InvalidArgument
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import excerpt, rfc3339
@@ -65,8 +66,11 @@ def changes_since(
     """One page of the project's changes, oldest first: `{changes, has_more, cursor}`.
 
     `project` must already be resolved and visible to the caller."""
-    _check_limit(limit)
-    _check_max_tokens(max_tokens)
+    limit = validation.bounded_int(limit, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
+    if max_tokens is not None:
+        max_tokens = validation.bounded_int(
+            max_tokens, "max_tokens", default=0, low=1, high=MAX_TOKENS_CEILING
+        )
     since = _blank_to_none(since, "since")
     cursor = _blank_to_none(cursor, "cursor")
     if since is not None and cursor is not None:
@@ -74,8 +78,8 @@ def changes_since(
             "Pass either `since` or `cursor`, not both: `cursor` continues a previous page, `since` starts "
             "a new feed at a time. To continue, drop `since`; to restart from a time, drop `cursor`."
         )
-    wanted_types = _check_choices(types, "types", NoteType.values)
-    wanted_statuses = _check_choices(statuses, "statuses", NoteStatus.values)
+    wanted_types = validation.choice_list(types, "types", NoteType.values, allow_empty=True)
+    wanted_statuses = validation.choice_list(statuses, "statuses", NoteStatus.values, allow_empty=True)
 
     position: Position | None = None
     if cursor is not None:
@@ -224,46 +228,6 @@ def _blank_to_none(value: str | None, name: str) -> str | None:
         )
     value = value.strip()
     return value or None
-
-
-def _check_limit(limit: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise InvalidArgument(
-            f"`limit` must be a whole number from 1 to {MAX_LIMIT}; got {limit!r}. "
-            f"Pass e.g. limit={DEFAULT_LIMIT}, or omit it for {DEFAULT_LIMIT}."
-        )
-
-
-def _check_max_tokens(max_tokens: int | None) -> None:
-    if max_tokens is None:
-        return
-    if (
-        isinstance(max_tokens, bool)
-        or not isinstance(max_tokens, int)
-        or not 1 <= max_tokens <= MAX_TOKENS_CEILING
-    ):
-        raise InvalidArgument(
-            f"`max_tokens` must be a whole number from 1 to {MAX_TOKENS_CEILING}; got {max_tokens!r}. "
-            "Pass e.g. max_tokens=4000, or omit it for no token limit."
-        )
-
-
-def _check_choices(values: list[str] | None, name: str, allowed: list[str]) -> list[str] | None:
-    """Sorted, de-duplicated values; None when absent (an empty list means no filter too)."""
-    if values is None:
-        return None
-    if isinstance(values, str) or not isinstance(values, list | tuple):
-        raise InvalidArgument(
-            f"`{name}` must be a list of strings, e.g. [{allowed[0]!r}]; got {values!r}. "
-            f"Allowed values: {', '.join(allowed)}."
-        )
-    unknown = [value for value in values if not isinstance(value, str) or value not in allowed]
-    if unknown:
-        raise InvalidArgument(
-            f"Unknown {name}: {', '.join(repr(value) for value in unknown)}. "
-            f"Allowed values: {', '.join(allowed)}. Fix or remove the unknown values."
-        )
-    return sorted(set(values))
 
 
 def _parse_since(since: str) -> datetime:

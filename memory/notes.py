@@ -9,12 +9,12 @@ from datetime import UTC
 from typing import Any
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.principal import Principal
 from memory.errors import VersionConflict
-from memory.models import Note, NoteRevision
+from memory.models import Note, NoteLink, NoteRevision
 from memory.tasks import schedule_embedding
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
@@ -141,3 +141,11 @@ def prune_revisions(note_ids: list[int], keep: int) -> None:
             """,
             [note_ids, keep],
         )
+
+
+def inbound_link_counts(note_pks: list[int]) -> dict[int, int]:
+    """How many links point at each of these notes (a ranking signal)."""
+    if not note_pks:
+        return {}
+    rows = NoteLink.objects.filter(to_note_id__in=note_pks).values("to_note_id").annotate(n=Count("id"))
+    return {row["to_note_id"]: row["n"] for row in rows}

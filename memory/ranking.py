@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 WEIGHTS = {
     "relevance": 0.40,
@@ -79,3 +80,16 @@ def score(signals: Signals, now: datetime) -> float:
     if signals.status in RETIRED_STATUSES:
         value -= RETIRED_PENALTY
     return round(value, 4)
+
+
+def note_signals(note: Any, relevance: float, inbound_links: int) -> Signals:
+    """The signals of a Note row (typed loosely: ranking does not import the models)."""
+    return Signals(
+        relevance=relevance,
+        updated_at=note.updated_at,
+        importance=note.importance,
+        type=note.type,
+        status=note.status,
+        inbound_links=inbound_links,
+        access_count=note.access_count,
+    )

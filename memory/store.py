@@ -43,7 +43,7 @@ from memory.models import (
     ScreeningRule,
     Visibility,
 )
-from memory.notes import edit_note, note_dict, rfc3339
+from memory.notes import edit_note, inbound_link_counts, note_dict, rfc3339
 from memory.scoping import project_for, visible_notes, visible_projects
 from memory.screening import patterns as screening_patterns
 from memory.screening import rules as screening_rules
@@ -684,9 +684,17 @@ def search_notes(
     use_semantic = wants_semantic and _team(principal).effective_plan.semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
     now = timezone.now()
-    inbound = _inbound_links([hit.note.pk for hit in hits])
+    inbound = inbound_link_counts([hit.note.pk for hit in hits])
     scored = sorted(
-        ((ranking.score(_signals(hit.note, hit.relevance, inbound), now), hit.note) for hit in hits),
+        (
+            (
+                ranking.score(
+                    ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now
+                ),
+                hit.note,
+            )
+            for hit in hits
+        ),
         key=lambda pair: pair[0],
         reverse=True,
     )[:count]
@@ -707,25 +715,6 @@ def search_notes(
             row["body"] = note.body
         results.append(row)
     return {"results": results, "search_mode": mode}
-
-
-def _inbound_links(note_pks: list[int]) -> dict[int, int]:
-    if not note_pks:
-        return {}
-    rows = NoteLink.objects.filter(to_note_id__in=note_pks).values("to_note_id").annotate(n=Count("id"))
-    return {row["to_note_id"]: row["n"] for row in rows}
-
-
-def _signals(note: Note, relevance: float, inbound: dict[int, int]) -> ranking.Signals:
-    return ranking.Signals(
-        relevance=relevance,
-        updated_at=note.updated_at,
-        importance=note.importance,
-        type=note.type,
-        status=note.status,
-        inbound_links=inbound.get(note.pk, 0),
-        access_count=note.access_count,
-    )
 
 
 @registry.read

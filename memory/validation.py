@@ -24,7 +24,7 @@ _TAG = re.compile(r"^[a-z0-9][a-z0-9._:/+#-]*$")
 def _choices(value: Any, field: str, allowed: Iterable[str]) -> str:
     options = list(allowed)
     if not isinstance(value, str) or value not in options:
-        raise InvalidArgument(f"`{field}` must be one of: {', '.join(options)}.")
+        raise InvalidArgument(f"`{field}` must be one of: {', '.join(options)}; got {str(value)[:60]!r}.")
     return value
 
 
@@ -44,9 +44,14 @@ def link_kind(value: Any) -> str:
     return _choices(value, "kind", LinkKind.values)
 
 
-def choice_list(values: Any, field: str, allowed: Iterable[str]) -> list[str] | None:
+def choice_list(
+    values: Any, field: str, allowed: Iterable[str], *, allow_empty: bool = False
+) -> list[str] | None:
+    """Sorted, de-duplicated choices; None when omitted. With allow_empty, [] means "no filter"."""
     if values is None:
         return None
+    if isinstance(values, list) and not values and allow_empty:
+        return []
     if not isinstance(values, list) or not values:
         raise InvalidArgument(f"`{field}` must be a non-empty list, or omitted.")
     return sorted({_choices(v, f"{field}[]", allowed) for v in values})

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from django.core import signing
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from accounts.principal import Principal
@@ -141,7 +142,25 @@ def _page_query(
             notes = notes.filter(
                 Q(updated_at__gt=position.time) | Q(updated_at=position.time, id__gt=position.note_pk)
             )
+    horizon = settled_before()
+    if horizon is not None:
+        notes = notes.filter(updated_at__lt=horizon)
     return notes.only(*_FIELDS, "deleted_at").order_by("updated_at", "id")
+
+
+def settled_before() -> datetime | None:
+    """The start of the oldest other transaction that has written and not yet finished, if any.
+
+    A note's updated_at is taken inside its transaction, so a write still in flight can commit a
+    time older than rows already visible. Serving only rows older than every open writer keeps a
+    cursor from moving past a change that is about to appear; those rows come on the next poll."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT min(xact_start) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
+        )
+        row = cursor.fetchone()
+    return row[0] if row and row[0] is not None else None
 
 
 def _created_after(note: Note, position: Position | None) -> bool:

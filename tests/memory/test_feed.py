@@ -379,3 +379,48 @@ def test_unknown_type_or_status_names_the_allowed_values(cast):
     assert "superseded" in error.value.message
     with pytest.raises(InvalidArgument):
         feed(cast, types="decision")
+
+
+def test_a_write_still_in_flight_is_not_skipped(cast, transactional_db):
+    """A transaction that took its updated_at earlier but commits later must not fall behind a cursor."""
+    import threading
+
+    from django.db import connection as main_connection
+    from django.db import transaction
+
+    principal = cast.principal(cast.member)
+    written, release, finished = threading.Event(), threading.Event(), threading.Event()
+    slow_ids: list[str] = []
+
+    def slow_writer() -> None:
+        from django.db import connection
+
+        try:
+            with transaction.atomic():
+                note = Note.objects.create(
+                    team=cast.acme, project=cast.payments, title="slow", body="slow", content_hash="s"
+                )
+                slow_ids.append(note.public_id)
+                written.set()
+                release.wait(timeout=20)
+        finally:
+            connection.close()
+            finished.set()
+
+    thread = threading.Thread(target=slow_writer)
+    thread.start()
+    assert written.wait(timeout=20)
+    fast = Note.objects.create(
+        team=cast.acme, project=cast.payments, title="fast", body="fast", content_hash="f"
+    )
+    first = changes_since(principal, cast.payments, since=None, cursor=None, types=None, statuses=None)
+    # The fast note is newer than the slow writer's open transaction: it waits for that to settle.
+    assert [c["id"] for c in first["changes"]] == []
+    release.set()
+    assert finished.wait(timeout=20)
+    thread.join()
+    second = changes_since(
+        principal, cast.payments, since=None, cursor=first["cursor"], types=None, statuses=None
+    )
+    assert [c["id"] for c in second["changes"]] == [slow_ids[0], fast.public_id]
+    assert main_connection.in_atomic_block is False

@@ -8,16 +8,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.text import slugify
 
+from accounts import audit
+from accounts.errors import InvalidArgument
 from accounts.models import ApiKey, Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
-from billing import caps
-from billing.models import Plan
-from memory import audit
-from memory.errors import InvalidArgument
-
-
-def default_plan() -> Plan | None:
-    return Plan.objects.filter(is_default=True).first()
 
 
 @transaction.atomic
@@ -26,13 +20,13 @@ def create_user(email: str, password: str | None = None, name: str = "") -> User
 
 
 @transaction.atomic
-def create_team(owner: User, name: str, slug: str | None = None, plan: Plan | None = None) -> Team:
-    """A team with `owner` as its owner, on the given plan or the default one."""
+def create_team(owner: User, name: str, slug: str | None = None) -> Team:
+    """A team with `owner` as its owner; it is on the default plan until billing moves it."""
     base = slugify(slug or name)[:50] or "team"
     candidate = base
     while Team.objects.filter(slug=candidate).exists():
         candidate = f"{base}-{secrets.token_hex(2)}"
-    team = Team.objects.create(name=name, slug=candidate, plan=plan or default_plan())
+    team = Team.objects.create(name=name, slug=candidate)
     Membership.objects.create(team=team, user=owner, role=Role.OWNER)
     audit.record(None, "team.created", team_id=team.pk, object_id=team.slug, actor_id=owner.pk)
     return team
@@ -54,7 +48,7 @@ def issue_api_key(
     expires_at: datetime | None = None,
     actor: Principal | None = None,
 ) -> tuple[ApiKey, str]:
-    caps.require_api_key(team)
+    """Issue a key (shown once). Plan caps are billing's: billing.actions.issue_api_key checks them."""
     key, raw = ApiKey.issue(
         team=team,
         user=user,
@@ -83,10 +77,9 @@ def revoke_api_key(key: ApiKey, actor: Principal | None = None) -> None:
 
 @transaction.atomic
 def add_member(team: Team, user: User, role: str, actor: Principal | None = None) -> Membership:
-    """Add `user` to `team`, within the plan's member cap."""
+    """Add `user` to `team`. Plan caps are billing's: billing.actions.add_member checks them first."""
     if role not in Role.values:
         raise InvalidArgument(f"role must be one of: {', '.join(Role.values)}")
-    caps.require_member(Team.objects.select_for_update().get(pk=team.pk))
     membership = Membership.objects.create(team=team, user=user, role=role)
     audit.record(actor, "member.added", team_id=team.pk, object_id=user.email, role=role)
     return membership
@@ -112,21 +105,3 @@ def change_role(membership: Membership, role: str, actor: Principal | None = Non
         new=role,
     )
     return membership
-
-
-@transaction.atomic
-def change_plan(team: Team, plan: Plan, actor: Principal | None = None, actor_id: int | None = None) -> Team:
-    """Move a team to another plan. A downgrade keeps every row; only new writes meet the new caps."""
-    old = team.plan.code if team.plan else None
-    team.plan = plan
-    team.save(update_fields=["plan"])
-    audit.record(
-        actor,
-        "team.plan_changed",
-        team_id=team.pk,
-        object_id=team.slug,
-        actor_id=actor_id,
-        old=old,
-        new=plan.code,
-    )
-    return team

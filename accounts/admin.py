@@ -4,8 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.http import HttpRequest
 
-from accounts import actions
-from accounts.models import ApiKey, Membership, Team, User
+from accounts.models import ApiKey, AuditEvent, Membership, Team, User
 
 
 @admin.register(User)
@@ -31,20 +30,10 @@ class MembershipInline(admin.TabularInline[Membership, Team]):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
-    list_display = ["slug", "name", "plan", "created_at"]
+    # The plan is billing's (billing/admin.py: subscriptions), so plan changes stay audited there.
+    list_display = ["slug", "name", "created_at"]
     search_fields = ["slug", "name"]
-    list_filter = ["plan"]
     inlines = [MembershipInline]
-
-    def save_model(self, request: HttpRequest, obj: Team, form: Any, change: bool) -> None:
-        # Plan changes go through the audited action so the audit log shows who changed what.
-        if change and "plan" in form.changed_data and obj.plan is not None:
-            plan = obj.plan
-            obj.plan = Team.objects.get(pk=obj.pk).plan
-            super().save_model(request, obj, form, change)
-            actions.change_plan(obj, plan, actor_id=request.user.pk)
-        else:
-            super().save_model(request, obj, form, change)
 
 
 @admin.register(ApiKey)
@@ -54,12 +43,31 @@ class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
         "name",
         "team",
         "user",
-        "project",
+        "project_id",
         "read_only",
         "revoked_at",
         "last_used_at",
     ]
     list_filter = ["read_only"]
     search_fields = ["lookup", "name", "team__slug", "user__email"]
-    readonly_fields = ["lookup", "digest", "created_at", "last_used_at"]
-    raw_id_fields = ["team", "user", "project"]
+    readonly_fields = ["lookup", "digest", "project_id", "created_at", "last_used_at"]
+    raw_id_fields = ["team", "user"]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
+    """Read-only for staff: the audit log is written by the application only."""
+
+    list_display = ["created_at", "action", "team", "actor", "client", "object_id"]
+    list_filter = ["action"]
+    search_fields = ["action", "object_id", "team__slug", "actor__email", "project_slug"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

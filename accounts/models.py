@@ -1,4 +1,4 @@
-"""Users, teams (the tenant), memberships and API keys."""
+"""Users, teams (the tenant), memberships, API keys and the audit log."""
 
 from __future__ import annotations
 
@@ -6,15 +6,14 @@ import hashlib
 import hmac
 import secrets
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 from django.utils import timezone
 
-if TYPE_CHECKING:
-    from billing.models import Plan
+from accounts.ids import new_public_id
 
 
 class UserManager(BaseUserManager["User"]):
@@ -67,44 +66,16 @@ class Team(models.Model):
 
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=60, unique=True)
-    plan = models.ForeignKey("billing.Plan", on_delete=models.PROTECT, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
         return self.slug
-
-    # Plan caps. A downgrade never deletes anything: these only refuse what would go past a cap.
-    @property
-    def effective_plan(self) -> Plan:
-        from billing.models import Plan
-
-        if self.plan is not None:
-            return self.plan
-        return Plan.default()
-
-    def projects_used(self) -> int:
-        return int(self.projects.count())
-
-    def notes_used(self) -> int:
-        return int(self.notes.filter(deleted_at__isnull=True).count())
 
     def members_used(self) -> int:
         return int(self.memberships.count())
 
     def api_keys_used(self) -> int:
         return int(self.api_keys.usable().count())
-
-    def projects_available(self) -> int:
-        return max(0, self.effective_plan.max_projects - self.projects_used())
-
-    def notes_available(self) -> int:
-        return max(0, self.effective_plan.max_notes - self.notes_used())
-
-    def members_available(self) -> int:
-        return max(0, self.effective_plan.max_members - self.members_used())
-
-    def api_keys_available(self) -> int:
-        return max(0, self.effective_plan.max_api_keys - self.api_keys_used())
 
 
 class Membership(models.Model):
@@ -150,9 +121,9 @@ class ApiKey(models.Model):
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="api_keys")
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_keys")
-    project = models.ForeignKey(
-        "memory.Project", on_delete=models.CASCADE, null=True, blank=True, related_name="api_keys"
-    )
+    # The project a key is narrowed to (memory.Project's primary key). A plain column, not a foreign
+    # key: accounts sits below memory, and memory revokes a project's keys when it deletes the project.
+    project_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     name = models.CharField(max_length=100, default="API key")
     lookup = models.CharField(max_length=_LOOKUP_LENGTH, unique=True)
     digest = models.CharField(max_length=64)
@@ -205,7 +176,7 @@ class ApiKey(models.Model):
         lookup = raw[len(API_KEY_PREFIX) : len(API_KEY_PREFIX) + _LOOKUP_LENGTH]
         key = (
             cls.objects.usable(now)
-            .select_related("team__plan", "user", "project")
+            .select_related("team", "user")
             .filter(lookup=lookup, user__is_active=True)
             .first()
         )
@@ -227,3 +198,39 @@ class ApiKey(models.Model):
         if self.revoked_at is None:
             self.revoked_at = now or timezone.now()
             self.save(update_fields=["revoked_at"])
+
+
+def new_audit_event_id() -> str:
+    return new_public_id("ev_")
+
+
+class AuditEventQuerySet(models.QuerySet["AuditEvent"]):
+    def for_team(self, team_id: int) -> AuditEventQuerySet:
+        return self.filter(team_id=team_id)
+
+
+class AuditEvent(models.Model):
+    """Who did what, where and through which client. Never holds note text or secrets.
+
+    The project is kept as its id and slug at the time, so the row outlives the project."""
+
+    public_id = models.CharField(max_length=24, unique=True, default=new_audit_event_id, editable=False)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, related_name="+")
+    project_id = models.BigIntegerField(null=True, blank=True)
+    project_slug = models.CharField(max_length=60, blank=True)
+    actor = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
+    client = models.CharField(max_length=100, blank=True)
+    auth_method = models.CharField(max_length=20, blank=True)
+    action = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = AuditEventQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["team", "-created_at"], name="audit_team_time_idx")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_id}"

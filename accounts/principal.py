@@ -1,10 +1,24 @@
-"""Who is calling: resolved once at the edge (API key, OAuth token, web session) and passed down."""
+"""Who is calling: resolved once at the edge (API key, OAuth token, web session, stdio) and passed down.
+
+Every store function takes a Principal first. It carries the tenant and scope, how the caller
+authenticated and through which client, so notes, revisions and audit rows name the real client."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
-from accounts.models import ApiKey, Membership, Role
+from accounts.models import ApiKey, Membership, Role, User
+
+MAX_CLIENT_NAME = 100
+
+
+class AuthMethod(StrEnum):
+    API_KEY = "api_key"
+    OAUTH = "oauth"
+    SESSION = "session"
+    STDIO = "stdio"
+    SYSTEM = "system"  # a management command or a webhook acting for a user
 
 
 @dataclass(frozen=True)
@@ -14,9 +28,12 @@ class Principal:
     role: str
     project_id: int | None = None  # set for a project-scoped credential
     read_only: bool = False  # a read-only credential or a viewer
-    client_name: str = ""
-    api_key_id: int | None = None
+    auth_method: AuthMethod = AuthMethod.SYSTEM
+    credential_id: str = ""  # names the credential (never its secret): rate limits and audit key on it
+    client_name: str = ""  # the real client: MCP clientInfo, the OAuth application, or "web"
     requests_per_minute: int = 0  # the team plan's limit for this credential; 0 means unlimited
+    # Named operations a staff member may perform across teams (moderation); empty for everyone else.
+    staff_operations: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def can_write(self) -> bool:
@@ -27,15 +44,26 @@ class Principal:
         """Owners and admins manage the team: members, keys, plan, screening rules."""
         return self.can_write and self.role in (Role.OWNER, Role.ADMIN)
 
+    @property
+    def rate_limit_key(self) -> str:
+        return self.credential_id or f"{self.auth_method}:{self.user_id}"
+
+    def may_staff(self, operation: str) -> bool:
+        return operation in self.staff_operations
+
+    def with_client(self, client_name: str) -> Principal:
+        name = client_name.strip()[:MAX_CLIENT_NAME]
+        return replace(self, client_name=name) if name else self
+
 
 def principal_for_membership(
     membership: Membership,
     *,
+    auth_method: AuthMethod = AuthMethod.SYSTEM,
+    credential_id: str = "",
     project_id: int | None = None,
     read_only: bool = False,
     client_name: str = "",
-    api_key_id: int | None = None,
-    requests_per_minute: int = 0,
 ) -> Principal:
     return Principal(
         user_id=membership.user_id,
@@ -43,9 +71,9 @@ def principal_for_membership(
         role=membership.role,
         project_id=project_id,
         read_only=read_only or membership.role == Role.VIEWER,
-        client_name=client_name[:100],
-        api_key_id=api_key_id,
-        requests_per_minute=requests_per_minute,
+        auth_method=auth_method,
+        credential_id=credential_id,
+        client_name=client_name.strip()[:MAX_CLIENT_NAME] or str(auth_method),
     )
 
 
@@ -61,9 +89,21 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
     key.touch()
     return principal_for_membership(
         membership,
+        auth_method=AuthMethod.API_KEY,
+        credential_id=f"api_key:{key.display_prefix}",
         project_id=key.project_id,
         read_only=key.read_only,
         client_name=client_name or "api-key",
-        api_key_id=key.pk,
-        requests_per_minute=key.team.effective_plan.requests_per_minute,
+    )
+
+
+def principal_for_session(user: User, team_id: int) -> Principal | None:
+    """A signed-in person acting in the team they chose, or None when they are not (or no longer) in it."""
+    if not user.is_active:
+        return None
+    membership = Membership.objects.filter(team_id=team_id, user=user).first()
+    if membership is None:
+        return None
+    return principal_for_membership(
+        membership, auth_method=AuthMethod.SESSION, credential_id=f"session:{user.pk}", client_name="web"
     )

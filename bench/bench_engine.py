@@ -57,6 +57,7 @@ def main() -> None:
 
     from accounts import actions
     from accounts.models import Team, User
+    from billing import actions as billing_actions
     from billing.models import Plan
     from memory import store
     from memory.models import Note, Project
@@ -65,7 +66,8 @@ def main() -> None:
     Team.objects.filter(slug="bench").delete()
     User.objects.filter(email="bench@example.test").delete()
     user = actions.create_user("bench@example.test")
-    team = actions.create_team(user, "Bench", "bench", plan=Plan.objects.get(code="team"))
+    team = actions.create_team(user, "Bench", "bench")
+    billing_actions.change_plan(team, Plan.objects.get(code="team"))
     project = Project.objects.create(team=team, slug="hot", name="Hot project")
     Note.objects.bulk_create(
         [

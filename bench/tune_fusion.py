@@ -27,21 +27,22 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from accounts import actions
     from accounts.models import Team, User
+    from billing import actions as billing_actions
     from billing.models import Plan
     from memory import retrieval
-    from memory.models import Project
-    from memory.scoping import visible_notes
+    from memory.models import Note, Project
     from tests.retrieval import harness
     from tests.retrieval.dataset import QUERIES
 
     Team.objects.filter(slug="tuning").delete()
     User.objects.filter(email="tuning@example.test").delete()
     user = actions.create_user("tuning@example.test")
-    team = actions.create_team(user, "Tuning", "tuning", plan=Plan.objects.get(code="team"))
+    team = actions.create_team(user, "Tuning", "tuning")
+    billing_actions.change_plan(team, Plan.objects.get(code="team"))
     project = Project.objects.create(team=team, slug="harbor", name="Harbor")
     principal = actions.owner_principal(team, user)
     ids = harness.load(principal, project)
-    scope = visible_notes(principal).filter(project=project).select_related("project")
+    scope = Note.objects.visible_to(principal).live().filter(project=project).select_related("project")
 
     # Retrieve each list once, then fuse offline for every weight setting.
     from memory import search, semantic

@@ -1,52 +1,49 @@
-"""Plan-cap enforcement shared by every write path: a refused write names the cap and the way up."""
+"""Plan-cap enforcement shared by every write path: a refused write names the cap and the way up.
+
+Billing sits below memory, so the caller counts what it owns and passes the usage in; members and
+API keys are accounts' rows and are counted here."""
 
 from __future__ import annotations
 
 from django.conf import settings
 
-from accounts.models import Team
-from memory.errors import PlanLimit
+from accounts.errors import PlanLimit
+from accounts.models import ApiKey, Membership
+from billing.models import Plan
+
+CAP_WORDS = {"projects": "projects", "notes": "notes", "members": "members", "api_keys": "API keys"}
 
 
 def upgrade_url() -> str:
     return f"{settings.SITE_URL}/billing/"
 
 
-def _refuse(team: Team, cap: str, limit: int, usage: int, what: str) -> PlanLimit:
-    plan = team.effective_plan
-    return PlanLimit(
-        f"The {plan.name} plan allows {limit} {what}; this team uses {usage}. Nothing was written. "
-        f"Delete some, or upgrade at {upgrade_url()}",
-        cap=cap,
-        limit=limit,
-        usage=usage,
-        upgrade_url=upgrade_url(),
-    )
+def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | None = None) -> None:
+    """Refuse with plan_limit when `adding` more of `cap` would pass the team plan's limit."""
+    plan = plan or Plan.of_team(team_id)
+    limit = int(plan.caps()[cap])
+    if used + adding > limit:
+        raise PlanLimit(
+            f"The {plan.name} plan allows {limit} {CAP_WORDS[cap]}; this team uses {used}. "
+            f"Nothing was written. Delete some, or upgrade at {upgrade_url()}",
+            cap=cap,
+            limit=limit,
+            usage=used,
+            upgrade_url=upgrade_url(),
+        )
 
 
-def require_notes(team: Team, count: int = 1) -> None:
-    used = team.notes_used()
-    limit = team.effective_plan.max_notes
-    if used + count > limit:
-        raise _refuse(team, "notes", limit, used, "notes")
+def members_used(team_id: int) -> int:
+    return int(Membership.objects.filter(team_id=team_id).count())
 
 
-def require_project(team: Team) -> None:
-    used = team.projects_used()
-    limit = team.effective_plan.max_projects
-    if used + 1 > limit:
-        raise _refuse(team, "projects", limit, used, "projects")
+def api_keys_used(team_id: int) -> int:
+    return int(ApiKey.objects.usable().filter(team_id=team_id).count())
 
 
-def require_api_key(team: Team) -> None:
-    used = team.api_keys_used()
-    limit = team.effective_plan.max_api_keys
-    if used + 1 > limit:
-        raise _refuse(team, "api_keys", limit, used, "API keys")
+def require_member(team_id: int) -> None:
+    require(team_id, "members", used=members_used(team_id))
 
 
-def require_member(team: Team) -> None:
-    used = team.members_used()
-    limit = team.effective_plan.max_members
-    if used + 1 > limit:
-        raise _refuse(team, "members", limit, used, "members")
+def require_api_key(team_id: int) -> None:
+    require(team_id, "api_keys", used=api_keys_used(team_id))

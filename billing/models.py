@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
+
+from billing.plans import ensure_catalogue
 
 
 class Plan(models.Model):
@@ -32,11 +35,15 @@ class Plan(models.Model):
         """The plan of a team with none set: the catalogue's default, created if it is missing."""
         plan = cls.objects.filter(is_default=True).first()
         if plan is None:
-            from billing.plans import ensure_catalogue
-
-            ensure_catalogue()
+            ensure_catalogue(cls)
             plan = cls.objects.get(is_default=True)
         return plan
+
+    @classmethod
+    def of_team(cls, team_id: int) -> Plan:
+        """The plan a team is on: its subscription's, else the default."""
+        plan = cls.objects.filter(subscriptions__team_id=team_id).first()
+        return plan if plan is not None else cls.default()
 
     def caps(self) -> dict[str, int | bool]:
         return {
@@ -49,3 +56,14 @@ class Plan(models.Model):
             "requests_per_minute": self.requests_per_minute,
             "default_context_budget": self.default_context_budget,
         }
+
+
+class Subscription(models.Model):
+    """Which plan a team is on. A team without a row is on the default plan."""
+
+    team = models.OneToOneField("accounts.Team", on_delete=models.CASCADE, related_name="subscription")
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="subscriptions")
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.team_id} on {self.plan_id}"

@@ -68,12 +68,10 @@ PLAN_CATALOGUE: list[dict[str, Any]] = [
 ]
 
 
-def ensure_catalogue(plan_model: Any = None) -> None:
-    """Insert the catalogue's plans that are missing; plans staff have edited are left alone."""
-    if plan_model is None:
-        from billing.models import Plan
+def ensure_catalogue(plan_model: Any) -> None:
+    """Insert the catalogue's plans that are missing; plans staff have edited are left alone.
 
-        plan_model = Plan
+    Takes the model so the seed migration can pass its historical one."""
     for entry in PLAN_CATALOGUE:
         values = dict(entry)
         plan_model.objects.get_or_create(code=values.pop("code"), defaults=values)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
+from dataclasses import replace
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -12,6 +13,7 @@ from mcp.server.auth.provider import AccessToken
 from pydantic import ConfigDict
 
 from accounts.principal import Principal, principal_for_api_key
+from billing.models import Plan
 
 READ_SCOPE = "read"
 WRITE_SCOPE = "write"
@@ -27,9 +29,17 @@ class PrincipalAccessToken(AccessToken):
 def _resolve_api_key(token: str) -> Principal | None:
     close_old_connections()
     try:
-        return principal_for_api_key(token)
+        principal = principal_for_api_key(token)
+        if principal is None:
+            return None
+        return with_plan_rate(principal)
     finally:
         close_old_connections()
+
+
+def with_plan_rate(principal: Principal) -> Principal:
+    """The principal with its team plan's per-credential request rate, which the gateway enforces."""
+    return replace(principal, requests_per_minute=Plan.of_team(principal.team_id).requests_per_minute)
 
 
 class CredentialVerifier:
@@ -40,7 +50,7 @@ class CredentialVerifier:
         scopes = [READ_SCOPE] if principal.read_only else [READ_SCOPE, WRITE_SCOPE]
         return PrincipalAccessToken(
             token=token,
-            client_id=f"api-key:{principal.api_key_id}",
+            client_id=principal.credential_id,
             scopes=scopes,
             resource=settings.MCP_URL,
             subject=str(principal.user_id),
@@ -52,12 +62,18 @@ class CredentialVerifier:
 process_principal: ContextVar[Principal | None] = ContextVar("process_principal", default=None)
 
 
+# The client the current call comes from (MCP clientInfo), set per call by the server.
+calling_client: ContextVar[str] = ContextVar("calling_client", default="")
+
+
 def current_principal() -> Principal:
     token = get_access_token()
     if isinstance(token, PrincipalAccessToken):
-        return token.principal
-    fallback = process_principal.get()
-    if fallback is None:
-        # Over HTTP the auth middleware rejects unauthenticated requests before any tool runs.
-        raise PermissionError("no authenticated principal for this request")
-    return fallback
+        principal = token.principal
+    else:
+        fallback = process_principal.get()
+        if fallback is None:
+            # Over HTTP the auth middleware rejects unauthenticated requests before any tool runs.
+            raise PermissionError("no authenticated principal for this request")
+        principal = fallback
+    return principal.with_client(calling_client.get())

@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 
 from billing.ratelimit import hit
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
-from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, current_principal
+from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, calling_client, current_principal
 from mcp_gateway.results import error
 from mcp_gateway.schema import compact_schema, one_line
 from mcp_gateway.tooling import TOOLS, tool_param_names
@@ -58,6 +58,16 @@ class TextKeepingMetadata(FuncMetadata):
         return {key: data[key] if key in text_fields else value for key, value in parsed.items()}
 
 
+def _client_name(context: Context[Any, Any] | None) -> str:
+    """The MCP client's own name (clientInfo), when the session or the request carries it."""
+    try:
+        params = context.session.client_params if context is not None else None
+    except (AttributeError, LookupError, ValueError):
+        return ""
+    info = getattr(params, "client_info", None) if params is not None else None
+    return str(getattr(info, "name", "") or "")
+
+
 class KnownbaseMCP(MCPServer[Any]):
     """Answers bad arguments with an in-band invalid_argument result, never a protocol error."""
 
@@ -67,10 +77,9 @@ class KnownbaseMCP(MCPServer[Any]):
         spec = TOOLS.get(name)
         if spec is None or self._tool_manager.get_tool(name) is None:
             return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
+        calling_client.set(_client_name(context))
         principal = current_principal()
-        decision = await hit(
-            f"key:{principal.api_key_id or principal.user_id}", principal.requests_per_minute
-        )
+        decision = await hit(principal.rate_limit_key, principal.requests_per_minute)
         if not decision.allowed:
             return error(
                 "rate_limited",

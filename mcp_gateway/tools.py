@@ -3,47 +3,56 @@ every word of tools/list is paid for in every session."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
 from mcp.types import CallToolResult
-from pydantic import Field
 
+from mcp_gateway.arguments import (
+    ContextMaxTokens,
+    Cursor,
+    DetailName,
+    ExportFormat,
+    FeedLimit,
+    FeedMaxTokens,
+    IdempotencyKey,
+    Importance,
+    Items,
+    LinkKindName,
+    NoteId,
+    NoteIds,
+    NoteTypeName,
+    PatchOp,
+    Project,
+    ProjectName,
+    ProjectText,
+    Query,
+    Reason,
+    RevisionNumber,
+    RevisionsLimit,
+    SearchLimit,
+    SearchQuery,
+    Since,
+    Slug,
+    Source,
+    StatusName,
+    Supersedes,
+    TagName,
+    Tags,
+    Text,
+    Title,
+    Version,
+    VisibilityName,
+)
 from mcp_gateway.auth import current_principal
-from mcp_gateway.results import call_store
+from mcp_gateway.results import call_store, error
 from mcp_gateway.tooling import tool
 from memory import store
-
-NoteTypeName = Literal[
-    "decision",
-    "constraint",
-    "architecture",
-    "fact",
-    "incident",
-    "failed_approach",
-    "procedure",
-    "status",
-    "task",
-    "handoff",
-    "preference",
-    "reference",
-    "note",
-]
-StatusName = Literal["current", "superseded", "historical", "disputed", "pending"]
-Project = Annotated[str, Field(description="project slug")]
-NoteId = Annotated[str, Field(max_length=40)]
-Text = Annotated[str, Field(max_length=50000)]
-Tags = Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=20)]
-Importance = Annotated[float, Field(ge=0, le=1)]
-IdempotencyKey = Annotated[str, Field(max_length=200, description="retry-safe key")]
-Version = Annotated[int, Field(ge=1, description="refuse if the note moved on")]
 
 
 @tool("read", core=True)
 async def get_context(
     project: Project,
-    query: Annotated[str | None, Field(max_length=500, description="what you are about to do")] = None,
-    detail: Literal["lean", "balanced", "deep"] = "balanced",
-    max_tokens: Annotated[int | None, Field(ge=100, le=50000)] = None,
+    query: Query | None = None,
+    detail: DetailName = "balanced",
+    max_tokens: ContextMaxTokens | None = None,
     types: list[NoteTypeName] | None = None,
 ) -> CallToolResult:
     """START HERE for project work: constraints, conflicts, decisions, architecture, failed approaches,
@@ -62,12 +71,12 @@ async def get_context(
 @tool("read", core=True)
 async def get_changes_since(
     project: Project,
-    since: Annotated[str | None, Field(description="RFC 3339 time")] = None,
-    cursor: str | None = None,
+    since: Since | None = None,
+    cursor: Cursor | None = None,
     types: list[NoteTypeName] | None = None,
     statuses: list[StatusName] | None = None,
-    limit: Annotated[int, Field(ge=1, le=200)] = 50,
-    max_tokens: Annotated[int | None, Field(ge=1, le=100000)] = None,
+    limit: FeedLimit = 50,
+    max_tokens: FeedMaxTokens | None = None,
 ) -> CallToolResult:
     """RESUME AFTER ANOTHER AGENT OR HUMAN MAY HAVE CHANGED THE PROJECT: notes created, updated or
     deleted after `since`/`cursor`, oldest first. Page while has_more; keep the cursor."""
@@ -89,14 +98,14 @@ async def remember(
     project: Project,
     content: Text,
     type: NoteTypeName | None = None,
-    title: Annotated[str | None, Field(max_length=300)] = None,
+    title: Title | None = None,
     tags: Tags | None = None,
     importance: Importance | None = None,
-    supersedes: Annotated[list[NoteId] | None, Field(max_length=20, description="ids this replaces")] = None,
+    supersedes: Supersedes | None = None,
     force: bool = False,
     idempotency_key: IdempotencyKey | None = None,
-    visibility: Literal["team", "private"] | None = None,
-    source: Annotated[str | None, Field(max_length=100)] = None,
+    visibility: VisibilityName | None = None,
+    source: Source | None = None,
 ) -> CallToolResult:
     """Store one durable fact, decision or lesson as you learn it. Status: created, updated,
     duplicate, or conflict (nothing stored; resolve with supersedes or force as the reply says)."""
@@ -117,17 +126,14 @@ async def remember(
     )
 
 
-Items = Annotated[list[Text] | None, Field(max_length=30)]
-
-
 @tool("write", core=True)
 async def checkpoint(
     project: Project,
     summary: Text,
-    decisions: Items = None,
-    open_items: Items = None,
-    failed_approaches: Items = None,
-    next_actions: Items = None,
+    decisions: Items | None = None,
+    open_items: Items | None = None,
+    failed_approaches: Items | None = None,
+    next_actions: Items | None = None,
     idempotency_key: IdempotencyKey | None = None,
 ) -> CallToolResult:
     """BEFORE YOU STOP or hand over: record what was done, decided, left open, failed, and what
@@ -147,13 +153,13 @@ async def checkpoint(
 
 @tool("read", core=True)
 async def search_notes(
-    query: Annotated[str, Field(min_length=1, max_length=500)],
+    query: SearchQuery,
     project: Project | None = None,
     semantic: bool = False,
     types: list[NoteTypeName] | None = None,
     statuses: list[StatusName] | None = None,
     tags: Tags | None = None,
-    limit: Annotated[int, Field(ge=1, le=50)] = 10,
+    limit: SearchLimit = 10,
     include_body: bool = False,
 ) -> CallToolResult:
     """Find notes by keywords (semantic=true for meaning). Lean snippets; read notes with get_notes."""
@@ -172,9 +178,7 @@ async def search_notes(
 
 
 @tool("read", core=True)
-async def get_notes(
-    ids: Annotated[list[NoteId], Field(min_length=1, max_length=50)], include_body: bool = True
-) -> CallToolResult:
+async def get_notes(ids: NoteIds, include_body: bool = True) -> CallToolResult:
     """Read notes by id in one call; unknown ids are listed in `missing`."""
     return await call_store(store.get_notes, current_principal(), ids, include_body=include_body)
 
@@ -183,22 +187,42 @@ async def get_notes(
 async def save_note(
     id: NoteId | None = None,
     project: Project | None = None,
-    title: Annotated[str | None, Field(max_length=300)] = None,
+    title: Title | None = None,
     body: Text | None = None,
     type: NoteTypeName | None = None,
     status: StatusName | None = None,
     tags: Tags | None = None,
     importance: Importance | None = None,
-    visibility: Literal["team", "private"] | None = None,
+    visibility: VisibilityName | None = None,
     expected_version: Version | None = None,
 ) -> CallToolResult:
     """Create a note (project, title, body) or replace fields of one (id). Prefer remember for new
     knowledge: it checks for duplicates and contradictions."""
+    principal = current_principal()
+    if (id is None) == (project is None):
+        return error(
+            "invalid_argument",
+            "Pass `project` (and title, body) to create a note, or `id` (and the fields to change) to update one.",
+        )
+    if id is None:
+        if expected_version is not None:
+            return error("invalid_argument", "`expected_version` applies to updates only: pass `id` with it.")
+        return await call_store(
+            store.create_note,
+            principal,
+            project,
+            title,
+            body,
+            type=type,
+            status=status,
+            tags=tags,
+            importance=importance,
+            visibility=visibility,
+        )
     return await call_store(
-        store.save_note,
-        current_principal(),
-        id=id,
-        project=project,
+        store.update_note,
+        principal,
+        id,
         title=title,
         body=body,
         type=type,
@@ -213,9 +237,9 @@ async def save_note(
 @tool("write")
 async def patch_note(
     id: NoteId,
-    op: Literal["append", "prepend", "replace"],
+    op: PatchOp,
     text: Text,
-    find: Annotated[str | None, Field(description="exact text, once in the body")] = None,
+    find: Text | None = None,
     expected_version: Version | None = None,
 ) -> CallToolResult:
     """Edit a note's body without resending it: append, prepend, or replace an exact `find` text."""
@@ -225,9 +249,7 @@ async def patch_note(
 
 
 @tool("write", destructive=True, idempotent=True)
-async def delete_note(
-    id: NoteId, reason: Annotated[str | None, Field(max_length=300)] = None
-) -> CallToolResult:
+async def delete_note(id: NoteId, reason: Reason | None = None) -> CallToolResult:
     """Delete a wrong or obsolete note (restorable by people). For outdated knowledge prefer
     remember(supersedes=[id])."""
     return await call_store(store.delete_note, current_principal(), id, reason=reason)
@@ -235,7 +257,7 @@ async def delete_note(
 
 @tool("read")
 async def list_note_revisions(
-    id: NoteId, limit: Annotated[int, Field(ge=1, le=100)] = 20, include_body: bool = False
+    id: NoteId, limit: RevisionsLimit = 20, include_body: bool = False
 ) -> CallToolResult:
     """List a note's earlier versions, newest first."""
     return await call_store(
@@ -244,7 +266,7 @@ async def list_note_revisions(
 
 
 @tool("read")
-async def get_note_revision(id: NoteId, version: Annotated[int, Field(ge=1)]) -> CallToolResult:
+async def get_note_revision(id: NoteId, version: RevisionNumber) -> CallToolResult:
     """Read one version of a note in full."""
     return await call_store(store.get_note_revision, current_principal(), id, version)
 
@@ -253,7 +275,7 @@ async def get_note_revision(id: NoteId, version: Annotated[int, Field(ge=1)]) ->
 async def relate_notes(
     from_id: NoteId,
     to_id: NoteId,
-    kind: Literal["relates_to", "depends_on", "contradicts", "derived_from"],
+    kind: LinkKindName,
     remove: bool = False,
 ) -> CallToolResult:
     """Link two notes (or remove the link). Links raise the target's rank; contradicts shows as a
@@ -269,10 +291,10 @@ async def list_projects() -> CallToolResult:
 
 @tool("write")
 async def create_project(
-    name: Annotated[str, Field(min_length=1, max_length=120)],
-    slug: Annotated[str | None, Field(max_length=60)] = None,
-    summary: Annotated[str | None, Field(max_length=20000)] = None,
-    agent_instructions: Annotated[str | None, Field(max_length=20000)] = None,
+    name: ProjectName,
+    slug: Slug | None = None,
+    summary: ProjectText | None = None,
+    agent_instructions: ProjectText | None = None,
 ) -> CallToolResult:
     """Create a project (team-wide keys only). agent_instructions are shown in get_context."""
     return await call_store(
@@ -288,8 +310,8 @@ async def create_project(
 @tool("write", idempotent=True)
 async def rename_project(
     project: Project,
-    name: Annotated[str | None, Field(max_length=120)] = None,
-    slug: Annotated[str | None, Field(max_length=60)] = None,
+    name: ProjectName | None = None,
+    slug: Slug | None = None,
 ) -> CallToolResult:
     """Rename a project or change its slug."""
     return await call_store(store.rename_project, current_principal(), project, name=name, slug=slug)
@@ -298,15 +320,15 @@ async def rename_project(
 @tool("write", idempotent=True)
 async def rename_tag(
     project: Project,
-    old: Annotated[str, Field(max_length=64)],
-    new: Annotated[str, Field(max_length=64)],
+    old: TagName,
+    new: TagName,
 ) -> CallToolResult:
     """Rename a tag on every note of a project (merges into `new` if it exists)."""
     return await call_store(store.rename_tag, current_principal(), project, old, new)
 
 
 @tool("read")
-async def export_project(project: Project, format: Literal["json", "markdown"] = "json") -> CallToolResult:
+async def export_project(project: Project, format: ExportFormat = "json") -> CallToolResult:
     """Export a whole project; returns counts and a short-lived download URL."""
     return await call_store(store.export_project, current_principal(), project, format)
 

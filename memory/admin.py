@@ -5,26 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from memory.models import AuditEvent, Project, ScreeningRule
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
-    """Read-only for staff: the audit log is written by the application only."""
-
-    list_display = ["created_at", "action", "team", "actor", "client", "object_id"]
-    list_filter = ["action"]
-    search_fields = ["action", "object_id", "team__slug", "actor__email"]
-    date_hierarchy = "created_at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from memory.models import Project, ScreeningRule
 
 
 @admin.register(Project)

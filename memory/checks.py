@@ -14,7 +14,8 @@ def store_functions_are_classified(app_configs: Any = None, **kwargs: Any) -> li
 
     errors: list[checks.CheckMessage] = []
     for name, member in inspect.getmembers(store, inspect.isfunction):
-        if member.__module__ != store.__name__ or not _takes_principal(member):
+        in_store = member.__module__ == store.__name__ or member.__module__.startswith(store.__name__ + ".")
+        if not in_store or not _takes_principal(member):
             continue
         if getattr(member, "store_kind", None) not in ("read", "write"):
             errors.append(

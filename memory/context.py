@@ -20,7 +20,6 @@ from accounts.principal import Principal
 from memory import ranking, retrieval
 from memory.models import Note, NoteLink, NoteStatus, Project
 from memory.notes import excerpt, inbound_link_counts, rfc3339
-from memory.scoping import visible_notes
 from memory.tokens import estimate_json_tokens, estimate_tokens
 
 SECTION_ORDER = (
@@ -162,7 +161,8 @@ def _conflict_candidates(project: Project, live: QuerySet[Note]) -> list[tuple[N
         found.setdefault(
             note.pk, (note, f"unfinished supersession: {newer} replaces it but it is still current")
         )
-    # Contradiction links are few: fetch the project's, then keep those whose both ends the caller sees.
+    # Contradiction links are few: fetch the project's, then keep those whose both ends the caller sees
+    # (`live` is already Note.objects.visible_to(principal)), cheaper than NoteLink.objects.visible_to.
     links = list(
         NoteLink.objects.filter(kind="contradicts", from_note__project=project)
         .select_related("to_note")
@@ -191,7 +191,7 @@ def build_context(
     """The get_context response and the primary keys of the notes it returned (to reinforce)."""
     detail = DETAIL_LEVELS[detail_name]
     now = timezone.now()
-    live = visible_notes(principal).filter(project=project, status__in=LIVE)
+    live = Note.objects.visible_to(principal).live().filter(project=project, status__in=LIVE)
     if types:
         live = live.filter(type__in=types)
 

@@ -20,12 +20,11 @@ from django.core import signing
 from django.db import connection
 from django.db.models import Q, QuerySet
 
+from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import validation
-from memory.errors import InvalidArgument
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import excerpt, rfc3339
-from memory.scoping import visible_notes
 from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 CURSOR_SALT = "knownbase.feed.v1"
@@ -130,7 +129,7 @@ def _page_query(
     types: list[str],
     statuses: list[str],
 ) -> QuerySet[Note]:
-    notes = visible_notes(principal, include_deleted=True).filter(project=project)
+    notes = Note.objects.visible_to(principal).filter(project=project)
     if types:
         notes = notes.filter(type__in=types)
     if statuses:

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory.errors import InvalidArgument
 from memory.models import IdempotencyRecord
 
 MAX_KEY = 200

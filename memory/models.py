@@ -1,6 +1,8 @@
-"""Projects and the notes they hold, with revisions, links, idempotency records and the audit log.
+"""Projects and the notes they hold, with revisions, links, idempotency records and screening rules.
 
 Notes are written only through memory.store; these models keep the rules that belong to the data.
+Every query made for a caller starts from a `visible_to(principal)` manager method, so an unscoped
+query is the one that looks wrong in review.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from django.db import models
 from django.db.models.functions import Upper
 from django.utils import timezone
 
+from accounts.ids import new_public_id
+from accounts.principal import Principal
 from memory.fields import EmbeddingField
 from memory.ids import new_note_id
 
@@ -53,6 +57,15 @@ class LinkKind(models.TextChoices):
     DERIVED_FROM = "derived_from"
 
 
+class ProjectQuerySet(models.QuerySet["Project"]):
+    def visible_to(self, principal: Principal) -> ProjectQuerySet:
+        """The caller's team's projects, narrowed to one for a project-scoped credential."""
+        projects = self.filter(team_id=principal.team_id)
+        if principal.project_id is not None:
+            projects = projects.filter(pk=principal.project_id)
+        return projects
+
+
 class Project(models.Model):
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="projects")
     slug = models.SlugField(max_length=60)
@@ -64,6 +77,8 @@ class Project(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = ProjectQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["team", "slug"], name="project_team_slug_unique")]
@@ -81,6 +96,23 @@ def _search_document() -> models.Expression:
         + SearchVector(tags_text, config="english", weight="B")
         + SearchVector("body", config="english", weight="C")
     )
+
+
+class NoteQuerySet(models.QuerySet["Note"]):
+    def visible_to(self, principal: Principal) -> NoteQuerySet:
+        """Notes of the caller's visible projects: team notes plus the caller's own private ones,
+        deleted ones included (chain .live() to drop them)."""
+        notes = self.filter(team_id=principal.team_id).filter(
+            models.Q(visibility=Visibility.TEAM) | models.Q(author_id=principal.user_id)
+        )
+        if principal.project_id is not None:
+            notes = notes.filter(project_id=principal.project_id)
+        # The embedding (hundreds of floats) and the full-text document are for the database's own
+        # ranking; loading them into every Note would dominate read latency.
+        return notes.defer("embedding", "search_document")
+
+    def live(self) -> NoteQuerySet:
+        return self.filter(deleted_at__isnull=True)
 
 
 class Note(models.Model):
@@ -120,6 +152,8 @@ class Note(models.Model):
     search_document = models.GeneratedField(
         expression=_search_document(), output_field=SearchVectorField(), db_persist=True
     )
+
+    objects = NoteQuerySet.as_manager()
 
     class Meta:
         indexes = [
@@ -176,6 +210,13 @@ class NoteRevision(models.Model):
         return f"{self.note_id} v{self.version}"
 
 
+class NoteLinkQuerySet(models.QuerySet["NoteLink"]):
+    def visible_to(self, principal: Principal) -> NoteLinkQuerySet:
+        """Links whose two ends the caller can both see (a private note's links stay private)."""
+        visible = Note.objects.visible_to(principal).live().values("pk")
+        return self.filter(from_note_id__in=visible, to_note_id__in=visible)
+
+
 class NoteLink(models.Model):
     from_note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="links_out")
     to_note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="links_in")
@@ -184,6 +225,8 @@ class NoteLink(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+
+    objects = NoteLinkQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -214,26 +257,13 @@ class IdempotencyRecord(models.Model):
         return f"{self.operation}:{self.key}"
 
 
-class AuditEvent(models.Model):
-    """Who did what, where and through which client. Never holds note text or secrets."""
+def new_screening_rule_id() -> str:
+    return new_public_id("sr_")
 
-    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, null=True, related_name="+")
-    project = models.ForeignKey(Project, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    client = models.CharField(max_length=100, blank=True)
-    action = models.CharField(max_length=60)
-    object_id = models.CharField(max_length=40, blank=True)
-    detail = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
 
-    class Meta:
-        indexes = [models.Index(fields=["team", "-created_at"], name="audit_team_time_idx")]
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.object_id}"
+class ScreeningRuleQuerySet(models.QuerySet["ScreeningRule"]):
+    def visible_to(self, principal: Principal) -> ScreeningRuleQuerySet:
+        return self.filter(team_id=principal.team_id)
 
 
 class ScreeningRule(models.Model):
@@ -243,6 +273,7 @@ class ScreeningRule(models.Model):
         PATTERN = "pattern"
         ALLOW = "allow"
 
+    public_id = models.CharField(max_length=24, unique=True, default=new_screening_rule_id, editable=False)
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="screening_rules")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     name = models.CharField(max_length=60)
@@ -251,6 +282,8 @@ class ScreeningRule(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+
+    objects = ScreeningRuleQuerySet.as_manager()
 
     class Meta:
         constraints = [

@@ -12,8 +12,8 @@ from django.db import connection
 from django.db.models import Count, F
 from django.utils import timezone
 
+from accounts.errors import VersionConflict
 from accounts.principal import Principal
-from memory.errors import VersionConflict
 from memory.models import Note, NoteLink, NoteRevision
 from memory.tasks import schedule_embedding
 

@@ -13,9 +13,9 @@ from typing import Any, Literal, ParamSpec, TypeVar
 
 from django.db import transaction
 
+from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import screening
-from memory.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
 
 Kind = Literal["read", "write"]
 P = ParamSpec("P")

@@ -9,14 +9,12 @@ from django.db.models import QuerySet
 from django.db.models.functions import Upper
 from django.utils import timezone
 
-from accounts.models import Team
+from accounts import audit
+from accounts.errors import NotFound
 from accounts.principal import Principal
-from billing import caps
-from memory import audit, retrieval, search
-from memory.errors import NotFound
+from memory import retrieval, search, usage
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import content_hash, edit_note, note_dict
-from memory.scoping import visible_notes
 from memory.search import Hit
 from memory.semantic import embedding_text
 from memory.similarity import Relation, compare
@@ -49,7 +47,7 @@ class Memory:
 
 
 def live_notes(principal: Principal, project: Project) -> QuerySet[Note]:
-    return visible_notes(principal).filter(project=project, status__in=LIVE_STATUSES)
+    return Note.objects.visible_to(principal).live().filter(project=project, status__in=LIVE_STATUSES)
 
 
 def candidates(
@@ -82,7 +80,10 @@ def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[
 
 
 def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -> list[Note]:
-    found = {n.public_id: n for n in visible_notes(principal).filter(project=project, public_id__in=ids)}
+    found = {
+        n.public_id: n
+        for n in Note.objects.visible_to(principal).live().filter(project=project, public_id__in=ids)
+    }
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(
@@ -142,6 +143,7 @@ def remember(
                 principal,
                 "note.superseded",
                 project_id=project.pk,
+                project_slug=project.slug,
                 object_id=old.public_id,
                 by=note.public_id,
             )
@@ -174,8 +176,7 @@ def remember(
 def create_note(
     principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
 ) -> Note:
-    team = Team.objects.get(pk=principal.team_id)
-    caps.require_notes(team)
+    usage.require_notes(principal.team_id)
     now = timezone.now()
     note = Note.objects.create(
         team_id=principal.team_id,
@@ -196,7 +197,14 @@ def create_note(
         created_at=now,
         updated_at=now,
     )
-    audit.record(principal, "note.created", project_id=project.pk, object_id=note.public_id, type=note.type)
+    audit.record(
+        principal,
+        "note.created",
+        project_id=project.pk,
+        project_slug=project.slug,
+        object_id=note.public_id,
+        type=note.type,
+    )
     schedule_embedding([note.pk])
     return note
 
@@ -224,7 +232,12 @@ def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: in
 
     updated = edit_note(note, principal, restated, max_revisions=max_revisions)
     audit.record(
-        principal, "note.updated", project_id=note.project_id, object_id=note.public_id, via="remember"
+        principal,
+        "note.updated",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+        via="remember",
     )
     return {
         "status": "updated",

@@ -1,42 +1,45 @@
-"""The one place that says what a caller may see. Every query of projects and notes starts here."""
+"""Look-ups by a caller-supplied key that answer not_found for anything outside the caller's scope.
+
+The scope itself lives on the managers (`Project.objects.visible_to`, `Note.objects.visible_to`);
+these helpers add the one error message each resource gives for "not yours" and "doesn't exist"."""
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from typing import Any
 
+from accounts.errors import InvalidArgument, NotFound
 from accounts.principal import Principal
-from memory.errors import InvalidArgument, NotFound
-from memory.models import Note, Project, Visibility
+from memory import validation
+from memory.models import Note, Project
+
+MAX_ECHO = 60  # characters of a caller's value repeated in a not_found message
 
 
-def visible_projects(principal: Principal) -> QuerySet[Project]:
-    projects = Project.objects.filter(team_id=principal.team_id)
-    if principal.project_id is not None:
-        projects = projects.filter(pk=principal.project_id)
-    return projects
+def echo(value: Any) -> str:
+    """A caller's value as a message may repeat it: short, so a huge argument never comes back."""
+    text = str(value)
+    return repr(text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "…")
 
 
-def visible_notes(principal: Principal, *, include_deleted: bool = False) -> QuerySet[Note]:
-    """Notes of the caller's visible projects: team notes plus the caller's own private ones."""
-    notes = Note.objects.filter(team_id=principal.team_id).filter(
-        Q(visibility=Visibility.TEAM) | Q(author_id=principal.user_id)
-    )
-    if principal.project_id is not None:
-        notes = notes.filter(project_id=principal.project_id)
-    if not include_deleted:
-        notes = notes.filter(deleted_at__isnull=True)
-    # The embedding (hundreds of floats) and the full-text document are for the database's own
-    # ranking; loading them into every Note would dominate read latency.
-    return notes.defer("embedding", "search_document")
-
-
-def project_for(principal: Principal, slug: str) -> Project:
+def project_for(principal: Principal, slug: Any) -> Project:
     """The caller's project with this slug; not_found for anything outside their scope."""
     if not isinstance(slug, str) or not slug.strip():
-        raise InvalidArgument("`project` is required: pass a project slug from list_projects.")
-    project = visible_projects(principal).filter(slug=slug.strip()).first()
+        raise InvalidArgument("`project` is required: pass a project slug (list the projects to see them).")
+    project = Project.objects.visible_to(principal).filter(slug=slug.strip()).first()
     if project is None:
         raise NotFound(
-            f"No project {slug!r} is visible to this credential. Call list_projects to see the slugs."
+            f"No project {echo(slug)} is visible to this credential. List the projects to see the slugs."
         )
     return project
+
+
+def note_for(principal: Principal, note_id: Any, *, include_deleted: bool = False) -> Note:
+    """A note visible to the caller; not_found for anything else (foreign, private, deleted)."""
+    public_id = validation.note_id(note_id)
+    notes = Note.objects.visible_to(principal)
+    if not include_deleted:
+        notes = notes.live()
+    note = notes.select_related("project", "superseded_by").filter(public_id=public_id).first()
+    if note is None:
+        raise NotFound(f"No note {echo(public_id)} is visible to this credential. Find ids by searching.")
+    return note

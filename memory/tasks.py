@@ -101,3 +101,11 @@ def backfill_missing(batch_size: int = 64) -> str:
     if provider.dim:
         ensure_vector_index(provider.model_id, provider.dim)
     return f"embedded {len(pks)}"
+
+
+@shared_task(acks_late=True)
+def flush_reinforcement() -> int:
+    """Apply buffered note reads (memory.reinforcement) in one statement."""
+    from memory import reinforcement
+
+    return reinforcement.flush()

@@ -6,19 +6,38 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
-from memory.errors import InvalidArgument
-from memory.models import LinkKind, NoteStatus, NoteType, Visibility
+from accounts.errors import InvalidArgument
+from memory import inputs
 
-MAX_TITLE = 300
-MAX_BODY = 50_000
-MAX_TAGS = 20
-MAX_TAG = 64
-MAX_IDS = 50
-MAX_QUERY = 500
-MAX_SOURCE = 100
-_TAG = re.compile(r"^[a-z0-9][a-z0-9._:/+#-]*$")
+MAX_TITLE = inputs.TITLE.max_length
+MAX_BODY = inputs.BODY.max_length
+MAX_TAGS = inputs.TAGS.max_items
+MAX_TAG = inputs.TAG.max_length
+MAX_IDS = inputs.NOTE_IDS.max_items
+MAX_QUERY = inputs.QUERY.max_length
+MAX_SOURCE = inputs.SOURCE.max_length
+
+
+def choice(value: Any, field: str, allowed: Iterable[str]) -> str:
+    return _choices(value, field, allowed)
+
+
+def timestamp(value: Any, field: str) -> datetime:
+    """An RFC 3339 time with a zone, within the range the database stores."""
+    if not isinstance(value, str) or len(value) > inputs.SINCE.max_length:
+        raise InvalidArgument(f"`{field}` must be an RFC 3339 time such as '2026-01-31T09:00:00Z'.")
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+        if parsed.tzinfo is None:
+            raise ValueError
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise InvalidArgument(
+            f"`{field}` must be an RFC 3339 time with a zone such as '2026-01-31T09:00:00Z'."
+        ) from None
 
 
 def _choices(value: Any, field: str, allowed: Iterable[str]) -> str:
@@ -29,19 +48,19 @@ def _choices(value: Any, field: str, allowed: Iterable[str]) -> str:
 
 
 def note_type(value: Any, field: str = "type") -> str:
-    return _choices(value, field, NoteType.values)
+    return _choices(value, field, inputs.NOTE_TYPES)
 
 
 def note_status(value: Any, field: str = "status") -> str:
-    return _choices(value, field, NoteStatus.values)
+    return _choices(value, field, inputs.NOTE_STATUSES)
 
 
 def visibility(value: Any) -> str:
-    return _choices(value, "visibility", Visibility.values)
+    return _choices(value, "visibility", inputs.VISIBILITIES)
 
 
 def link_kind(value: Any) -> str:
-    return _choices(value, "kind", LinkKind.values)
+    return _choices(value, "kind", inputs.LINK_KINDS)
 
 
 def choice_list(
@@ -99,7 +118,7 @@ def tag_name(raw: Any, field: str = "tags") -> str:
     if not isinstance(raw, str):
         raise InvalidArgument(f"`{field}` must be a string.")
     tag = re.sub(r"\s+", "-", raw.strip().lower())
-    if not tag or len(tag) > MAX_TAG or not _TAG.match(tag):
+    if not tag or len(tag) > MAX_TAG or not inputs.TAG_PATTERN.match(tag):
         raise InvalidArgument(
             f"Tag {raw[:80]!r} is not valid: use up to {MAX_TAG} lowercase letters, digits and - _ . : / + #."
         )
@@ -111,7 +130,7 @@ def importance(value: Any) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InvalidArgument("`importance` must be a number from 0 to 1.")
-    if not 0 <= value <= 1:
+    if not inputs.IMPORTANCE.minimum <= value <= inputs.IMPORTANCE.maximum:
         raise InvalidArgument("`importance` must be from 0 to 1 (0.5 is ordinary, 0.9 is critical).")
     return float(value)
 
@@ -128,10 +147,13 @@ def bounded_int(value: Any, field: str, *, default: int, low: int, high: int) ->
 
 def note_id(value: Any, field: str = "id") -> str:
     if not isinstance(value, str) or not value.strip():
+        raise InvalidArgument(f"`{field}` must be a note id such as 'n_7Kx2…'.")
+    cleaned = value.strip()
+    if len(cleaned) > inputs.NOTE_ID.max_length:
         raise InvalidArgument(
-            f"`{field}` must be a note id such as 'n_7Kx2…' (from search_notes or get_context)."
+            f"`{field}` is not a note id: ids are at most {inputs.NOTE_ID.max_length} characters."
         )
-    return value.strip()
+    return cleaned
 
 
 def note_ids(

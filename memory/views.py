@@ -8,10 +8,10 @@ import re
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from accounts import audit
+from accounts.errors import StoreError
 from accounts.models import Membership
 from accounts.principal import principal_for_membership
-from memory import audit
-from memory.errors import StoreError
 from memory.models import Project
 from memory.transfer import export_document, export_markdown, read_export_token
 
@@ -31,10 +31,12 @@ def download_export(request: HttpRequest, token: str) -> HttpResponse:
         .filter(team_id=grant.team_id, user_id=grant.user_id, user__is_active=True)
         .first()
     )
-    project = Project.objects.filter(pk=grant.project_id, team_id=grant.team_id).first()
-    if membership is None or project is None:
+    if membership is None:
         raise Http404("No such export.")
     principal = principal_for_membership(membership, client_name="export-download")
+    project = Project.objects.visible_to(principal).filter(pk=grant.project_id).first()
+    if project is None:
+        raise Http404("No such export.")
     filename = _UNSAFE_FILENAME.sub("-", project.slug) or "project"
     try:
         if grant.fmt == "markdown":
@@ -49,7 +51,12 @@ def download_export(request: HttpRequest, token: str) -> HttpResponse:
     except StoreError:
         raise Http404("No such export.") from None
     audit.record(
-        principal, "project.exported", project_id=project.pk, object_id=project.slug, format=grant.fmt
+        principal,
+        "project.exported",
+        project_id=project.pk,
+        project_slug=project.slug,
+        object_id=project.slug,
+        format=grant.fmt,
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "no-store"

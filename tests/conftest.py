@@ -15,6 +15,7 @@ import pytest
 from accounts import actions
 from accounts.models import Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
+from billing import actions as billing_actions
 from billing.models import Plan
 from billing.plans import ensure_catalogue
 from memory.models import Project
@@ -27,6 +28,7 @@ pytest_plugins = ["tests.live_mcp"]
 class Cast:
     acme: Team
     globex: Team
+    plan: Plan  # acme's (and globex's) plan: developer
     owner: User
     member: User
     viewer: User
@@ -43,6 +45,7 @@ class Cast:
             project_id=project.pk if project else None,
             read_only=read_only,
             client_name="pytest",
+            credential_id=f"test:{user.pk}",
         )
 
     def key(self, user: User, *, project: Project | None = None, read_only: bool = False) -> str:
@@ -54,20 +57,22 @@ class Cast:
 
 
 def make_cast() -> Cast:
-    ensure_catalogue()  # transactional tests flush the plans the migration seeded
+    ensure_catalogue(Plan)  # transactional tests flush the plans the migration seeded
     developer = Plan.objects.get(code="developer")
     owner = actions.create_user("olivia@acme.test", "correct horse battery", name="Olivia Owner")
     member = actions.create_user("mia@acme.test", "correct horse battery", name="Mia Member")
     viewer = actions.create_user("victor@acme.test", "correct horse battery", name="Victor Viewer")
     outsider = actions.create_user("oscar@globex.test", "correct horse battery", name="Oscar Outsider")
-    acme = actions.create_team(owner, "Acme", "acme", plan=developer)
+    acme = actions.create_team(owner, "Acme", "acme")
+    billing_actions.change_plan(acme, developer)
     Membership.objects.create(team=acme, user=member, role=Role.MEMBER)
     Membership.objects.create(team=acme, user=viewer, role=Role.VIEWER)
-    globex = actions.create_team(outsider, "Globex", "globex", plan=developer)
+    globex = actions.create_team(outsider, "Globex", "globex")
+    billing_actions.change_plan(globex, developer)
     payments = Project.objects.create(team=acme, slug="payments", name="Payments API")
     website = Project.objects.create(team=acme, slug="website", name="Website")
     lab = Project.objects.create(team=globex, slug="lab", name="Secret lab")
-    return Cast(acme, globex, owner, member, viewer, outsider, payments, website, lab)
+    return Cast(acme, globex, developer, owner, member, viewer, outsider, payments, website, lab)
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.errors import Screened
 from accounts.principal import Principal
-from memory.errors import Screened
 from memory.screening.gate import Finding, TeamRules, screen
 from memory.screening.patterns import Family
 
@@ -57,7 +57,7 @@ def enforce(principal: Principal, operation: str, arguments: dict[str, Any]) -> 
 
 
 def _audit_refusal(principal: Principal, operation: str, finding: Finding) -> None:
-    from memory import audit
+    from accounts import audit
 
     try:
         with transaction.atomic():

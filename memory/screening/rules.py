@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memory.errors import InvalidArgument
+from accounts.errors import InvalidArgument
 
 # Nested quantifiers such as (a+)+ or (\w*)* can take exponential time on a crafted input; Python's
 # re has no timeout, so such patterns are refused outright.

@@ -6,8 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounts import actions
-from accounts.models import ApiKey
-from memory.models import AuditEvent
+from accounts.models import ApiKey, AuditEvent
 
 
 def test_issue_stores_only_lookup_and_digest(cast):

@@ -27,13 +27,13 @@ NOTE_FIELDS = {
 def save(cast: Any, title: str, body: str, *, user: Any = None, project: str = "payments", **fields) -> str:
     """Create a note through the store as `user` (Mia by default) and return its public id."""
     principal = cast.principal(user or cast.member)
-    result = store.save_note(principal, project=project, title=title, body=body, **fields)
+    result = store.create_note(principal, project=project, title=title, body=body, **fields)
     note_id: str = result["note"]["id"]
     return note_id
 
 
 def edit(cast: Any, note_id: str, **fields) -> None:
-    store.save_note(cast.principal(cast.member), id=note_id, **fields)
+    store.update_note(cast.principal(cast.member), id=note_id, **fields)
 
 
 def db_state() -> dict[str, list[Any]]:

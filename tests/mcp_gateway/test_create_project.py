@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import AuditEvent, Project
+from accounts.models import AuditEvent
+from memory.models import Project
 
 
 def test_member_creates_project_with_derived_slug(mcp, cast):

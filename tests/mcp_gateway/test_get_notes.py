@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from memory import store
+from memory import reinforcement, store
 from memory.models import Note
 from tests.mcp_gateway.state import NOTE_FIELDS, save, text_matches_structured
 
@@ -23,7 +23,8 @@ def test_reads_a_batch_and_lists_unknown_ids_as_missing(mcp, cast):
         "fact",
         ["a"],
     )
-    # Reads reinforce the notes they return.
+    # Reads reinforce the notes they return, once the buffered reads are flushed.
+    reinforcement.flush()
     assert Note.objects.get(public_id=first).access_count == 1
 
     lean = mcp.ok(key, "get_notes", {"ids": [first], "include_body": False})["notes"][0]

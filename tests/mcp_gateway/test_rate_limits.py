@@ -23,7 +23,7 @@ def frozen_clock(monkeypatch):
 
 
 def test_credential_limit_comes_from_the_plan(mcp, cast):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.requests_per_minute = 3
     plan.save()
     key, other_key = cast.key(cast.member), cast.key(cast.owner)

@@ -12,6 +12,8 @@ from django.db import connection
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from accounts.models import AuditEvent
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -40,7 +42,10 @@ def test_tools_over_stdio(cast, transactional_db):
     assert len(tools) == 18
     assert [p["slug"] for p in listed.structured_content["projects"]] == ["payments", "website"]
     assert stored.structured_content["status"] == "created"
-    assert stored.structured_content["note"]["source"] == "stdio"
+    # The note names the real client (the SDK client's clientInfo), and the audit row how it came in.
+    assert stored.structured_content["note"]["source"] == "mcp"
+    event = AuditEvent.objects.filter(action="note.created").latest("pk")
+    assert (event.client, event.auth_method) == ("mcp", "stdio")
 
 
 def test_refuses_to_start_without_a_valid_key(cast, transactional_db):

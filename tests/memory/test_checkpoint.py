@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.errors import Forbidden, InvalidArgument, NotFound
 from memory import store
-from memory.errors import Forbidden, InvalidArgument, NotFound
 from memory.models import Note
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import connection
 
+from accounts.errors import VersionConflict
 from memory import store
-from memory.errors import VersionConflict
 from memory.models import IdempotencyRecord, Note, NoteRevision
 
 WRITERS = 8
@@ -39,8 +39,10 @@ def race(work: Callable[[int], Any]) -> list[Any]:
 
 def test_racing_writers_with_one_expected_version_exactly_one_wins(cast, transactional_db):
     principal = cast.principal(cast.member)
-    note_id = store.save_note(principal, project="payments", title="Counter", body="0")["note"]["id"]
-    outcomes = race(lambda i: store.save_note(principal, id=note_id, body=f"writer {i}", expected_version=1))
+    note_id = store.create_note(principal, project="payments", title="Counter", body="0")["note"]["id"]
+    outcomes = race(
+        lambda i: store.update_note(principal, id=note_id, body=f"writer {i}", expected_version=1)
+    )
     winners = [o for o in outcomes if isinstance(o, dict)]
     losers = [o for o in outcomes if isinstance(o, VersionConflict)]
     assert len(winners) == 1 and len(losers) == WRITERS - 1
@@ -51,7 +53,7 @@ def test_racing_writers_with_one_expected_version_exactly_one_wins(cast, transac
 
 def test_racing_writers_without_expected_version_lose_no_update(cast, transactional_db):
     principal = cast.principal(cast.member)
-    note_id = store.save_note(principal, project="payments", title="Log", body="start")["note"]["id"]
+    note_id = store.create_note(principal, project="payments", title="Log", body="start")["note"]["id"]
     outcomes = race(lambda i: store.patch_note(principal, note_id, "append", f"line {i}"))
     assert all(isinstance(o, dict) for o in outcomes), outcomes
     note = Note.objects.get(public_id=note_id)

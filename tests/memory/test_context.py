@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory import store
+from accounts.errors import InvalidArgument, NotFound
+from memory import reinforcement, store
 from memory.context import SECTION_ORDER
-from memory.errors import InvalidArgument, NotFound
 from memory.models import Note, NoteLink
 from memory.tokens import estimate_tokens
 
@@ -149,7 +149,7 @@ def test_entries_degrade_to_short_excerpts_before_being_dropped(cast, project_no
 
 
 def test_budget_precedence(cast, project_notes):
-    assert context(cast)["meta"]["budget"] == cast.acme.plan.default_context_budget
+    assert context(cast)["meta"]["budget"] == cast.plan.default_context_budget
     assert context(cast, detail="lean")["meta"]["budget"] == 800
     assert context(cast, detail="deep")["meta"]["budget"] == 6000
     cast.payments.default_context_budget = 1500
@@ -182,8 +182,10 @@ def test_ranking_prefers_important_recent_linked_notes(cast):
     assert order.index(linked.public_id) < order.index(old.public_id)
 
 
-def test_returned_notes_are_reinforced(cast, project_notes):
+def test_returned_notes_are_reinforced_after_a_flush(cast, project_notes):
     result = context(cast, max_tokens=5000)
+    assert not Note.objects.filter(access_count__gt=0).exists()  # the read itself wrote nothing
+    reinforcement.flush()
     counts = dict(
         Note.objects.filter(public_id__in=result["meta"]["selected"]).values_list("public_id", "access_count")
     )

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.core import signing
 
-from memory.errors import InvalidArgument
+from accounts.errors import InvalidArgument
 from memory.feed import changes_since
 from memory.models import Note
 from memory.tokens import estimate_json_tokens

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memory import store
-from memory.errors import Forbidden, InvalidArgument, NotFound, VersionConflict
+from accounts.errors import Forbidden, InvalidArgument, NotFound, VersionConflict
+from memory import reinforcement, store
 from memory.models import Note, NoteRevision
 
 
 @pytest.fixture
 def note_id(cast):
-    result = store.save_note(
+    result = store.create_note(
         cast.principal(cast.member),
         project="payments",
         title="Retries",
@@ -22,7 +22,7 @@ def note_id(cast):
 
 
 def test_save_note_creates_with_all_fields(cast):
-    note = store.save_note(
+    note = store.create_note(
         cast.principal(cast.member),
         project="payments",
         title="Money",
@@ -49,7 +49,7 @@ def test_save_note_creates_with_all_fields(cast):
 
 
 def test_update_keeps_a_revision_and_bumps_the_version(cast, note_id):
-    updated = store.save_note(
+    updated = store.update_note(
         cast.principal(cast.owner), id=note_id, body="Webhooks retry 5 times.", expected_version=1
     )
     assert updated["note"]["version"] == 2 and updated["note"]["body"] == "Webhooks retry 5 times."
@@ -63,9 +63,9 @@ def test_update_keeps_a_revision_and_bumps_the_version(cast, note_id):
 
 
 def test_stale_expected_version_names_both_versions_and_writes_nothing(cast, note_id):
-    store.save_note(cast.principal(cast.member), id=note_id, body="v2")
+    store.update_note(cast.principal(cast.member), id=note_id, body="v2")
     with pytest.raises(VersionConflict) as conflict:
-        store.save_note(cast.principal(cast.member), id=note_id, body="v3?", expected_version=1)
+        store.update_note(cast.principal(cast.member), id=note_id, body="v3?", expected_version=1)
     assert "version 2" in conflict.value.message and "expected_version 1" in conflict.value.message
     assert conflict.value.details == {"current_version": 2, "expected_version": 1}
     note = Note.objects.get(public_id=note_id)
@@ -73,7 +73,7 @@ def test_stale_expected_version_names_both_versions_and_writes_nothing(cast, not
 
 
 def test_revisions_are_capped_per_plan_oldest_pruned(cast, note_id):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.max_revisions_per_note = 3
     plan.save()
     for n in range(6):
@@ -123,21 +123,26 @@ def test_delete_is_soft_and_restorable(cast, note_id):
 
 
 def test_get_notes_keeps_order_lists_missing_and_reinforces(cast, note_id):
-    other = store.save_note(cast.principal(cast.member), project="website", title="W", body="b")["note"]["id"]
-    foreign = store.save_note(cast.principal(cast.outsider), project="lab", title="L", body="b")["note"]["id"]
+    other = store.create_note(cast.principal(cast.member), project="website", title="W", body="b")["note"][
+        "id"
+    ]
+    foreign = store.create_note(cast.principal(cast.outsider), project="lab", title="L", body="b")["note"][
+        "id"
+    ]
     result = store.get_notes(cast.principal(cast.member), [other, foreign, note_id], include_body=False)
     assert [n["id"] for n in result["notes"]] == [other, note_id]
     assert result["missing"] == [foreign]
     assert "body" not in result["notes"][0] and result["notes"][0]["body_chars"] == 1
+    reinforcement.flush()
     assert Note.objects.get(public_id=note_id).access_count == 1
 
 
 def test_visibility_change_is_for_the_author_only(cast, note_id):
     with pytest.raises(Forbidden):
-        store.save_note(cast.principal(cast.owner), id=note_id, visibility="private")
-    store.save_note(cast.principal(cast.member), id=note_id, visibility="private")
+        store.update_note(cast.principal(cast.owner), id=note_id, visibility="private")
+    store.update_note(cast.principal(cast.member), id=note_id, visibility="private")
     with pytest.raises(NotFound):
-        store.save_note(cast.principal(cast.owner), id=note_id, title="hidden from the owner now")
+        store.update_note(cast.principal(cast.owner), id=note_id, title="hidden from the owner now")
 
 
 @pytest.mark.parametrize(
@@ -150,14 +155,14 @@ def test_visibility_change_is_for_the_author_only(cast, note_id):
         {"project": "payments", "title": "t", "body": "b", "status": "gone"},
     ],
 )
-def test_save_note_bad_input(cast, kwargs):
+def test_create_note_bad_input(cast, kwargs):
     with pytest.raises(InvalidArgument):
-        store.save_note(cast.principal(cast.member), **kwargs)
+        store.create_note(cast.principal(cast.member), **kwargs)
 
 
 def test_update_with_nothing_to_change_is_invalid(cast, note_id):
     with pytest.raises(InvalidArgument, match="Nothing to change"):
-        store.save_note(cast.principal(cast.member), id=note_id)
+        store.update_note(cast.principal(cast.member), id=note_id)
 
 
 @pytest.mark.parametrize("who", ["outsider", "scoped", "other_private"])
@@ -170,7 +175,7 @@ def test_foreign_ids_are_not_found_for_every_edit(cast, note_id, who):
         Note.objects.filter(public_id=note_id).update(visibility="private")
         principal = cast.principal(cast.owner)
     calls = [
-        lambda: store.save_note(principal, id=note_id, title="x"),
+        lambda: store.update_note(principal, id=note_id, title="x"),
         lambda: store.patch_note(principal, note_id, "append", "x"),
         lambda: store.delete_note(principal, note_id),
         lambda: store.restore_note(principal, note_id),

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.errors import Forbidden
 from memory import registry, store
 from memory.checks import store_functions_are_classified
-from memory.errors import Forbidden
 
 
 def test_every_store_function_is_classified():

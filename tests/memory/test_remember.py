@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
+from accounts.models import AuditEvent
 from memory import store
-from memory.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
-from memory.models import AuditEvent, IdempotencyRecord, Note, NoteRevision
+from memory.models import IdempotencyRecord, Note, NoteRevision
 
 
 def remember(cast, content, who=None, **kwargs):
@@ -171,7 +172,7 @@ def test_read_only_and_outsider(cast):
 
 
 def test_plan_note_cap_refuses_and_names_the_cap(cast):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.max_notes = 1
     plan.save()
     remember(cast, "First note")
@@ -186,7 +187,7 @@ def test_plan_note_cap_refuses_and_names_the_cap(cast):
 
 
 def test_plan_cap_zero_refuses_everything(cast):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.max_notes = 0
     plan.save()
     with pytest.raises(PlanLimit):

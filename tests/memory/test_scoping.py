@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.errors import InvalidArgument, NotFound
-from memory.models import Note
-from memory.scoping import project_for, visible_notes, visible_projects
+from accounts.errors import InvalidArgument, NotFound
+from memory.models import Note, Project
+from memory.scoping import project_for
 
 
 def note(cast, project, **fields):
@@ -13,9 +13,9 @@ def note(cast, project, **fields):
 
 
 def test_visible_projects_per_cast(cast):
-    assert set(visible_projects(cast.principal(cast.member))) == {cast.payments, cast.website}
-    assert set(visible_projects(cast.principal(cast.outsider))) == {cast.lab}
-    assert set(visible_projects(cast.principal(cast.owner, project=cast.website))) == {cast.website}
+    assert set(Project.objects.visible_to(cast.principal(cast.member))) == {cast.payments, cast.website}
+    assert set(Project.objects.visible_to(cast.principal(cast.outsider))) == {cast.lab}
+    assert set(Project.objects.visible_to(cast.principal(cast.owner, project=cast.website))) == {cast.website}
 
 
 def test_visible_notes_hide_other_teams_projects_and_private_notes(cast):
@@ -28,11 +28,17 @@ def test_visible_notes_hide_other_teams_projects_and_private_notes(cast):
     deleted.deleted_at = deleted.created_at
     deleted.save()
 
-    assert set(visible_notes(cast.principal(cast.member))) == {team_note, website_note, own_private}
-    assert set(visible_notes(cast.principal(cast.member, project=cast.website))) == {website_note}
-    assert set(visible_notes(cast.principal(cast.outsider))) == {foreign}
-    assert others_private not in set(visible_notes(cast.principal(cast.viewer)))
-    assert deleted in set(visible_notes(cast.principal(cast.member), include_deleted=True))
+    assert set(Note.objects.visible_to(cast.principal(cast.member)).live()) == {
+        team_note,
+        website_note,
+        own_private,
+    }
+    assert set(Note.objects.visible_to(cast.principal(cast.member, project=cast.website)).live()) == {
+        website_note
+    }
+    assert set(Note.objects.visible_to(cast.principal(cast.outsider)).live()) == {foreign}
+    assert others_private not in set(Note.objects.visible_to(cast.principal(cast.viewer)).live())
+    assert deleted in set(Note.objects.visible_to(cast.principal(cast.member)))
 
 
 def test_project_for_gives_not_found_outside_scope(cast):

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.errors import InvalidArgument, NotFound
 from memory import store
-from memory.errors import InvalidArgument, NotFound
 from memory.models import Note
 
 
 def save(cast, title, body, project="payments", who=None, **kwargs):
-    return store.save_note(
+    return store.create_note(
         cast.principal(who or cast.member), project=project, title=title, body=body, **kwargs
     )["note"]["id"]
 

@@ -20,7 +20,7 @@ NOTES = [
 def corpus(cast, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         return [
-            store.save_note(cast.principal(cast.member), project="payments", title=t, body=b)["note"]["id"]
+            store.create_note(cast.principal(cast.member), project="payments", title=t, body=b)["note"]["id"]
             for t, b in NOTES
         ]
 
@@ -68,7 +68,7 @@ def test_no_provider_answers_with_fulltext(cast, corpus, settings):
 
 
 def test_plan_without_semantic_search_answers_with_keywords(cast, corpus):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.semantic_search = False
     plan.save()
     assert search(cast, "invoice", semantic=True)["search_mode"] == "fulltext"
@@ -81,13 +81,13 @@ def test_substring_is_the_last_resort(cast, corpus):
 
 def test_vector_search_never_crosses_scope(cast, corpus, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        foreign = store.save_note(
+        foreign = store.create_note(
             cast.principal(cast.outsider),
             project="lab",
             title="Holds",
             body="Unpaid reservations are held 48 hours.",
         )["note"]["id"]
-        private = store.save_note(
+        private = store.create_note(
             cast.principal(cast.owner),
             project="payments",
             title="Holds",

@@ -11,11 +11,12 @@ import pytest
 from django.conf import settings
 from django.core import signing
 
+from accounts.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
 from accounts.models import Membership
-from memory.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
+from memory import usage
 from memory.models import Note, NoteLink, NoteRevision, Project
 from memory.notes import content_hash
-from memory.transfer import (
+from memory.transfer.exporting import (
     EXPORT_FORMAT,
     EXPORT_URL_TTL,
     EXPORT_VERSION,
@@ -23,10 +24,10 @@ from memory.transfer import (
     export_counts,
     export_document,
     export_markdown,
-    import_document,
     read_export_token,
     signed_export_url,
 )
+from memory.transfer.importing import import_document
 
 T0 = datetime(2025, 3, 4, 5, 6, 7, 123456, tzinfo=UTC)
 
@@ -539,8 +540,8 @@ def test_project_scoped_and_read_only_principals_are_forbidden(cast, rich):
 def test_project_cap_refuses_the_import(cast, rich):
     owner = cast.principal(cast.owner)
     document = export_document(owner, cast.payments)
-    plan = cast.acme.plan
-    plan.max_projects = cast.acme.projects_used()
+    plan = cast.plan
+    plan.max_projects = usage.projects_used(cast.acme.pk)
     plan.save()
     before = table_counts()
     with pytest.raises(PlanLimit) as refused:
@@ -553,8 +554,8 @@ def test_note_cap_counts_only_live_notes(cast, rich):
     owner = cast.principal(cast.owner)
     document = export_document(owner, cast.payments)
     live = sum(1 for note in document["notes"] if note["deleted_at"] is None)
-    plan = cast.acme.plan
-    plan.max_notes = cast.acme.notes_used() + live - 1
+    plan = cast.plan
+    plan.max_notes = usage.notes_used(cast.acme.pk) + live - 1
     plan.save()
     before = table_counts()
     with pytest.raises(PlanLimit) as refused:

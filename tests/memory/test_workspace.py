@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
+from accounts.models import AuditEvent
 from memory import store
-from memory.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
-from memory.models import AuditEvent, Note, NoteLink, Project
+from memory.models import Note, NoteLink, Project
 
 
 def save(cast, title, project="payments", who=None, **kwargs):
-    return store.save_note(
+    return store.create_note(
         cast.principal(who or cast.member), project=project, title=title, body=title, **kwargs
     )["note"]["id"]
 
@@ -79,13 +80,13 @@ def test_get_usage_reports_plan_caps_and_usage(cast):
     save(cast, "A")
     usage = store.get_usage(cast.principal(cast.viewer))
     assert usage["plan"] == {"code": "developer", "name": "Developer"}
-    assert usage["caps"]["notes"] == cast.acme.plan.max_notes
+    assert usage["caps"]["notes"] == cast.plan.max_notes
     assert usage["usage"] == {"projects": 2, "notes": 1, "members": 3, "api_keys": 0}
     assert store.get_usage(cast.principal(cast.outsider))["usage"]["notes"] == 0
 
 
 def test_project_cap_refuses_create_project(cast):
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.max_projects = 2
     plan.save()
     with pytest.raises(PlanLimit) as refused:
@@ -97,7 +98,7 @@ def test_project_cap_refuses_create_project(cast):
 def test_a_downgrade_keeps_data_and_refuses_new_writes(cast):
     for i in range(3):
         save(cast, f"Note {i}")
-    plan = cast.acme.plan
+    plan = cast.plan
     plan.max_notes = 1
     plan.save()
     assert Note.objects.filter(team=cast.acme).count() == 3

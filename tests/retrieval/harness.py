@@ -11,7 +11,6 @@ from accounts.principal import Principal
 from memory import retrieval, search, semantic, store
 from memory.models import Note, NoteStatus, Project
 from memory.notes import content_hash
-from memory.scoping import visible_notes
 from memory.tasks import embed_notes
 from tests.retrieval.dataset import NOTES, QUERIES, LabelledQuery
 
@@ -62,7 +61,7 @@ Ranker = Callable[[str], list[str]]
 
 def rankers(principal: Principal, project: Project) -> dict[str, Ranker]:
     """Each mode as a function from query to ranked public ids."""
-    scope = visible_notes(principal).filter(project=project).select_related("project")
+    scope = Note.objects.visible_to(principal).live().filter(project=project).select_related("project")
 
     def via_store(use_semantic: bool) -> Ranker:
         def rank(query: str) -> list[str]:

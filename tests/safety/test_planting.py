@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from accounts.errors import StoreError
+from accounts.models import AuditEvent
 from mcp_gateway.tooling import TOOLS
 from memory import registry
-from memory.errors import StoreError
-from memory.models import AuditEvent
 from tests.mcp_gateway.state import save
 from tests.safety import harness
 from tests.safety.write_paths import MCP_PATHS, STORE_PATHS, Context

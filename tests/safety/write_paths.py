@@ -152,6 +152,15 @@ STORE_PATHS: list[StorePath] = [
         ),
     ),
     StorePath("restore_note", lambda s, p, c: [lambda: store.restore_note(p, s)]),
+    # save_note over MCP reaches these too; called directly they are what REST and the web use.
+    StorePath(
+        "create_note",
+        lambda s, p, c: [
+            lambda: store.create_note(p, "payments", "t", s),
+            *([lambda: store.create_note(p, "payments", s, "b")] if len(s) <= 300 else []),
+        ],
+    ),
+    StorePath("update_note", lambda s, p, c: [lambda: store.update_note(p, c.note_id, body=f"updated {s}")]),
     StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),
 ]
 

@@ -12,6 +12,7 @@ from django.db import transaction
 
 from accounts import actions
 from accounts.models import ApiKey, Team, User
+from billing import actions as billing_actions
 from billing.models import Plan
 from memory import store
 from memory.models import Project
@@ -36,9 +37,10 @@ class Command(BaseCommand):
             user.save(update_fields=["password"])
         team = Team.objects.filter(slug=DEMO_TEAM).first()
         if team is None:
-            team = actions.create_team(
-                user, name="Demo team", slug=DEMO_TEAM, plan=Plan.objects.filter(code="developer").first()
-            )
+            team = actions.create_team(user, name="Demo team", slug=DEMO_TEAM)
+            developer = Plan.objects.filter(code="developer").first()
+            if developer is not None:
+                billing_actions.change_plan(team, developer)
         principal = actions.owner_principal(team, user, client_name="make run")
         if not Project.objects.filter(team=team, slug=DEMO_PROJECT).exists():
             store.create_project(
@@ -49,7 +51,7 @@ class Command(BaseCommand):
             )
         for old in ApiKey.objects.usable().filter(team=team, user=user, name=DEMO_KEY_NAME):
             actions.revoke_api_key(old, actor=principal)
-        _, raw_key = actions.issue_api_key(team, user, name=DEMO_KEY_NAME, actor=principal)
+        _, raw_key = billing_actions.issue_api_key(team, user, name=DEMO_KEY_NAME, actor=principal)
 
         config = {
             "mcpServers": {

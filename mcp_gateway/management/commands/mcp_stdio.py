@@ -8,13 +8,14 @@ stdout carries the protocol; logs go to stderr.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 import anyio
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.principal import principal_for_api_key
-from mcp_gateway.auth import process_principal
+from accounts.principal import AuthMethod, principal_for_api_key
+from mcp_gateway.auth import process_principal, with_plan_rate
 from mcp_gateway.server import build_server
 
 
@@ -33,5 +34,6 @@ class Command(BaseCommand):
         if principal is None:
             raise CommandError("Set KNOWNBASE_API_KEY to a valid, unrevoked API key (kb_...).")
         server = build_server(core_only=options["toolset"] == "core", http=False)
-        process_principal.set(principal)
+        # The same key, but the process is the credential: audit rows say stdio, not api_key.
+        process_principal.set(with_plan_rate(replace(principal, auth_method=AuthMethod.STDIO)))
         anyio.run(server.run_stdio_async)

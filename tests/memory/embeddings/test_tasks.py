@@ -21,7 +21,7 @@ def embedded(note_id: str) -> Note:
 
 def test_a_write_embeds_after_commit(cast, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        note_id = store.save_note(
+        note_id = store.create_note(
             cast.principal(cast.member), project="payments", title="T", body="Ledger rows"
         )["note"]["id"]
     assert len(callbacks) == 1
@@ -32,7 +32,7 @@ def test_a_write_embeds_after_commit(cast, django_capture_on_commit_callbacks):
 
 def test_nothing_is_enqueued_before_commit(cast, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
-        note_id = store.save_note(cast.principal(cast.member), project="payments", title="T", body="b")[
+        note_id = store.create_note(cast.principal(cast.member), project="payments", title="T", body="b")[
             "note"
         ]["id"]
     assert embedded(note_id).embedding is None
@@ -41,7 +41,7 @@ def test_nothing_is_enqueued_before_commit(cast, django_capture_on_commit_callba
 def test_an_edit_re_embeds_and_an_unchanged_note_is_skipped(cast, django_capture_on_commit_callbacks):
     principal = cast.principal(cast.member)
     with django_capture_on_commit_callbacks(execute=True):
-        note_id = store.save_note(principal, project="payments", title="T", body="first")["note"]["id"]
+        note_id = store.create_note(principal, project="payments", title="T", body="first")["note"]["id"]
     first = embedded(note_id).embedding
     assert embed_notes([embedded(note_id).pk]) == "up to date"
     with django_capture_on_commit_callbacks(execute=True):
@@ -64,7 +64,7 @@ def test_failing_provider_never_fails_the_write(cast, provider_settings, django_
 def test_backfill_embeds_what_is_missing(cast, provider_settings, django_capture_on_commit_callbacks):
     provider_settings.EMBEDDINGS_PROVIDER = "none"
     ids = [
-        store.save_note(cast.principal(cast.member), project="payments", title=f"T{i}", body=f"body {i}")[
+        store.create_note(cast.principal(cast.member), project="payments", title=f"T{i}", body=f"body {i}")[
             "note"
         ]["id"]
         for i in range(5)
@@ -85,7 +85,7 @@ def test_backfill_embeds_what_is_missing(cast, provider_settings, django_capture
 
 def test_provider_change_re_embeds_in_backfill(cast, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        note_id = store.save_note(cast.principal(cast.member), project="payments", title="T", body="b")[
+        note_id = store.create_note(cast.principal(cast.member), project="payments", title="T", body="b")[
             "note"
         ]["id"]
     Note.objects.filter(public_id=note_id).update(embedding_model="old-model")

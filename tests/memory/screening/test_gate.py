@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from accounts.errors import Forbidden, InvalidArgument, Screened
+from accounts.models import AuditEvent
 from memory import store
-from memory.errors import Forbidden, InvalidArgument, Screened
-from memory.models import AuditEvent, IdempotencyRecord, Note, NoteRevision, Project, ScreeningRule
+from memory.models import IdempotencyRecord, Note, NoteRevision, Project, ScreeningRule
 from memory.screening import guard as enforce_module
 
 SECRET = "AKIAIOSFODNN7EXAMPLE"
@@ -30,11 +31,11 @@ def test_refusal_names_field_and_family_and_writes_only_an_audit_row(cast):
 
 def test_edits_are_screened_and_leave_the_note_untouched(cast):
     principal = cast.principal(cast.member)
-    note_id = store.save_note(principal, project="payments", title="T", body="fine")["note"]["id"]
+    note_id = store.create_note(principal, project="payments", title="T", body="fine")["note"]["id"]
     for call in (
         lambda: store.patch_note(principal, note_id, "append", f"key {SECRET}"),
-        lambda: store.save_note(principal, id=note_id, tags=["x", SECRET]),
-        lambda: store.save_note(principal, id=note_id, title="postgres://a:Sup3rS3cret@db/x"),
+        lambda: store.update_note(principal, id=note_id, tags=["x", SECRET]),
+        lambda: store.update_note(principal, id=note_id, title="postgres://a:Sup3rS3cret@db/x"),
         lambda: store.rename_project(principal, "payments", name="ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
         lambda: store.delete_note(principal, note_id, reason="4242 4242 4242 4242"),
     ):

@@ -10,9 +10,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts import actions
+from accounts.errors import StoreError
 from accounts.models import Membership, Role, Team, User
+from billing import actions as billing_actions
+from billing.models import Plan
 from memory import store
-from memory.errors import StoreError
 from memory.models import Project
 
 
@@ -44,19 +46,21 @@ class Command(BaseCommand):
         if team is None:
             plan = None
             if options["plan"]:
-                from billing.models import Plan
-
                 plan = Plan.objects.filter(code=options["plan"]).first()
                 if plan is None:
                     raise CommandError(f"no plan {options['plan']!r}")
-            team = actions.create_team(user, name=options["team"], slug=options["team"], plan=plan)
+            team = actions.create_team(user, name=options["team"], slug=options["team"])
             if team.slug != options["team"]:
                 raise CommandError(f"team slug {options['team']!r} is not valid")
+            if plan is not None:
+                billing_actions.change_plan(team, plan)
         elif not Membership.objects.filter(team=team, user=user).exists():
             raise CommandError(f"{email} is not a member of team {team.slug}")
         membership = Membership.objects.get(team=team, user=user)
 
-        project = Project.objects.filter(team=team, slug=options["project"]).first()
+        project = Project.objects.filter(
+            team=team, slug=options["project"]
+        ).first()  # the command acts for the team
         if project is None:
             if membership.role == Role.VIEWER:
                 raise CommandError("a viewer cannot create projects")
@@ -68,7 +72,7 @@ class Command(BaseCommand):
             project = Project.objects.get(team=team, slug=options["project"])
 
         try:
-            _, raw_key = actions.issue_api_key(
+            _, raw_key = billing_actions.issue_api_key(
                 team,
                 user,
                 project_id=project.pk if options["project_scoped"] else None,

@@ -1,299 +1,45 @@
-"""Export a project (JSON that re-imports losslessly, or readable Markdown) and import it as a new project.
+"""Import an export document as a new project.
 
-The JSON document carries every note the caller can see, deleted ones too, with revisions and the links
-between them. Import validates the whole document before writing anything, then writes it in bulk under
-one transaction, with new public ids and supersession and links remapped to them.
+The whole document is validated against the same input declarations as every other write
+(memory.inputs) before anything is written, then written in bulk under one transaction, with new
+public ids and supersession and links remapped to them. Revisions beyond the team plan's cap are
+pruned oldest first, as an edit would prune them.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, NoReturn, TypeVar
 
-from django.conf import settings
-from django.core import signing
-from django.db import IntegrityError, models, transaction
-from django.db.models import Prefetch
-from django.utils import timezone
+from django.db import IntegrityError, transaction
 
+from accounts import audit
+from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
 from accounts.models import Membership, Team
 from accounts.principal import Principal
-from billing.caps import require_notes, require_project
-from memory import audit
-from memory.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument, NotFound
+from billing.models import Plan
+from memory import inputs, usage
 from memory.ids import new_note_id
-from memory.models import LinkKind, Note, NoteLink, NoteRevision, NoteStatus, NoteType, Project, Visibility
+from memory.models import Note, NoteLink, NoteRevision, Project
 from memory.notes import content_hash
-from memory.scoping import visible_notes
 from memory.tasks import schedule_embedding
+from memory.transfer.exporting import (
+    DOCUMENT_FIELDS,
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    LINK_FIELDS,
+    NOTE_FIELDS,
+    PROJECT_FIELDS,
+    REVISION_FIELDS,
+)
 
-EXPORT_FORMAT = "knownbase-export"
-EXPORT_VERSION = 1
-EXPORT_FORMATS = ("json", "markdown")
-EXPORT_URL_TTL = timedelta(minutes=10)
-_SIGNING_SALT = "knownbase.export.v1"
-
-# Column limits, checked up front so a bad document is an invalid_argument and never a database error.
-MAX_SLUG = 60
-MAX_PROJECT_NAME = 120
-MAX_PROJECT_TEXT = 20_000
-MAX_TITLE = 300
-MAX_TAG = 64
-MAX_SOURCE = 100
-MAX_DELETE_REASON = 300
-MAX_OLD_ID = 64
+MAX_OLD_ID = 64  # ids of the exporting server: ours are shorter, another server's may not be
 MAX_EMAIL = 254
 MAX_INT = 2**31 - 1  # PositiveIntegerField
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _BATCH = 1000
-
-TYPE_HEADINGS: dict[str, str] = {
-    NoteType.DECISION: "Decisions",
-    NoteType.CONSTRAINT: "Constraints",
-    NoteType.ARCHITECTURE: "Architecture",
-    NoteType.FACT: "Facts",
-    NoteType.INCIDENT: "Incidents",
-    NoteType.FAILED_APPROACH: "Failed approaches",
-    NoteType.PROCEDURE: "Procedures",
-    NoteType.STATUS: "Status",
-    NoteType.TASK: "Tasks",
-    NoteType.HANDOFF: "Handoffs",
-    NoteType.PREFERENCE: "Preferences",
-    NoteType.REFERENCE: "References",
-    NoteType.NOTE: "Notes",
-}
-
-PROJECT_FIELDS = ("slug", "name", "summary", "agent_instructions", "default_context_budget")
-NOTE_FIELDS = (
-    "id",
-    "type",
-    "status",
-    "title",
-    "body",
-    "tags",
-    "importance",
-    "visibility",
-    "source",
-    "version",
-    "author",
-    "created_at",
-    "updated_at",
-    "deleted_at",
-    "delete_reason",
-    "access_count",
-    "last_accessed_at",
-    "superseded_by",
-    "revisions",
-)
-REVISION_FIELDS = (
-    "version",
-    "type",
-    "status",
-    "title",
-    "body",
-    "tags",
-    "importance",
-    "edited_by",
-    "client",
-    "created_at",
-)
-LINK_FIELDS = ("from", "to", "kind", "created_at")
-DOCUMENT_FIELDS = ("format", "version", "exported_at", "project", "notes", "links")
-
-
-def _time(value: datetime | None) -> str | None:
-    """RFC 3339 in UTC, always with microseconds, so a time read back is exactly the time stored."""
-    if value is None:
-        return None
-    return value.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def _check_scope(principal: Principal, project: Project) -> None:
-    if project.team_id != principal.team_id or (
-        principal.project_id is not None and project.pk != principal.project_id
-    ):
-        raise NotFound(f"No project {project.slug!r} is visible to this credential.")
-
-
-# ---------------------------------------------------------------------------------------------- export
-
-
-def export_document(principal: Principal, project: Project) -> dict[str, Any]:
-    """The complete, re-importable JSON document of what `principal` can see of `project`."""
-    _check_scope(principal, project)
-    revisions = NoteRevision.objects.select_related("edited_by").order_by("version", "id")
-    notes = list(
-        visible_notes(principal, include_deleted=True)
-        .filter(project=project)
-        .select_related("author")
-        .prefetch_related(Prefetch("revisions", queryset=revisions))
-        .order_by("created_at", "id")
-    )
-    public_ids = {note.pk: note.public_id for note in notes}
-    links = (
-        NoteLink.objects.filter(from_note_id__in=list(public_ids), to_note_id__in=list(public_ids))
-        .only("from_note_id", "to_note_id", "kind", "created_at")
-        .order_by("created_at", "id")
-    )
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "exported_at": _time(timezone.now()),
-        "project": {
-            "slug": project.slug,
-            "name": project.name,
-            "summary": project.summary,
-            "agent_instructions": project.agent_instructions,
-            "default_context_budget": project.default_context_budget,
-        },
-        "notes": [_note_export(note, public_ids) for note in notes],
-        "links": [
-            {
-                "from": public_ids[link.from_note_id],
-                "to": public_ids[link.to_note_id],
-                "kind": link.kind,
-                "created_at": _time(link.created_at),
-            }
-            for link in links
-        ],
-    }
-
-
-def _note_export(note: Note, public_ids: dict[int, str]) -> dict[str, Any]:
-    # A successor the caller cannot see (another user's private note) is left out, so the document
-    # never points at a note it does not hold.
-    superseded_by = public_ids.get(note.superseded_by_id) if note.superseded_by_id is not None else None
-    return {
-        "id": note.public_id,
-        "type": note.type,
-        "status": note.status,
-        "title": note.title,
-        "body": note.body,
-        "tags": list(note.tags),
-        "importance": note.importance,
-        "visibility": note.visibility,
-        "source": note.source,
-        "version": note.version,
-        "author": note.author.email if note.author else None,
-        "created_at": _time(note.created_at),
-        "updated_at": _time(note.updated_at),
-        "deleted_at": _time(note.deleted_at),
-        "delete_reason": note.delete_reason,
-        "access_count": note.access_count,
-        "last_accessed_at": _time(note.last_accessed_at),
-        "superseded_by": superseded_by,
-        "revisions": [
-            {
-                "version": revision.version,
-                "type": revision.type,
-                "status": revision.status,
-                "title": revision.title,
-                "body": revision.body,
-                "tags": list(revision.tags),
-                "importance": revision.importance,
-                "edited_by": revision.edited_by.email if revision.edited_by else None,
-                "client": revision.client,
-                "created_at": _time(revision.created_at),
-            }
-            for revision in note.revisions.all()
-        ],
-    }
-
-
-def export_counts(document: dict[str, Any]) -> dict[str, int]:
-    notes = document.get("notes") or []
-    return {
-        "notes": len(notes),
-        "revisions": sum(len(note.get("revisions") or []) for note in notes),
-        "links": len(document.get("links") or []),
-    }
-
-
-def export_markdown(principal: Principal, project: Project) -> str:
-    """A readable document: the project, then its live notes grouped by type."""
-    document = export_document(principal, project)
-    info = document["project"]
-    lines = [f"# {_one_line(info['name'])}", ""]
-    if info["summary"]:
-        lines += [info["summary"].strip(), ""]
-    if info["agent_instructions"]:
-        lines += ["## Agent instructions", "", info["agent_instructions"].strip(), ""]
-    live = [note for note in document["notes"] if note["deleted_at"] is None]
-    lines += [f"_Exported {document['exported_at']}: {len(live)} notes._", ""]
-    for note_type in NoteType.values:
-        group = [note for note in live if note["type"] == note_type]
-        if not group:
-            continue
-        lines += [f"## {TYPE_HEADINGS.get(note_type, note_type)}", ""]
-        for note in group:
-            meta = [f"status: {note['status']}"]
-            if note["tags"]:
-                meta.append("tags: " + ", ".join(note["tags"]))
-            meta.append(f"id: `{note['id']}`")
-            if note["superseded_by"]:
-                meta.append(f"superseded by `{note['superseded_by']}`")
-            lines += [f"### {_one_line(note['title'])}", "", " · ".join(meta), ""]
-            if note["body"].strip():
-                lines += [note["body"].strip(), ""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-# ------------------------------------------------------------------------------------------ signed URLs
-
-
-@dataclass(frozen=True)
-class ExportGrant:
-    team_id: int
-    project_id: int
-    user_id: int
-    fmt: str
-
-
-def _signer() -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt=_SIGNING_SALT)
-
-
-def signed_export_url(principal: Principal, project: Project, fmt: str) -> tuple[str, datetime]:
-    """A download URL for this export, good for EXPORT_URL_TTL, and when it expires."""
-    _check_scope(principal, project)
-    if fmt not in EXPORT_FORMATS:
-        raise InvalidArgument(f"`format` must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}.")
-    payload = {"t": principal.team_id, "p": project.pk, "u": principal.user_id, "f": fmt}
-    token = _signer().sign_object(payload)
-    return f"{settings.SITE_URL}/exports/{token}", timezone.now() + EXPORT_URL_TTL
-
-
-def read_export_token(token: str) -> ExportGrant:
-    """The grant a download token carries; InvalidArgument when it is forged, altered or expired."""
-    try:
-        payload = _signer().unsign_object(token, max_age=EXPORT_URL_TTL)
-    except signing.SignatureExpired:
-        raise InvalidArgument("This export link has expired: ask for a new one.") from None
-    except (signing.BadSignature, ValueError):
-        raise InvalidArgument("This export link is not valid.") from None
-    if not isinstance(payload, dict):
-        raise InvalidArgument("This export link is not valid.")
-    team_id, project_id, user_id, fmt = (payload.get(key) for key in ("t", "p", "u", "f"))
-    if not (
-        type(team_id) is int
-        and type(project_id) is int
-        and type(user_id) is int
-        and isinstance(fmt, str)
-        and fmt in EXPORT_FORMATS
-    ):
-        raise InvalidArgument("This export link is not valid.")
-    return ExportGrant(team_id=team_id, project_id=project_id, user_id=user_id, fmt=fmt)
-
-
-# ---------------------------------------------------------------------------------------------- import
 
 
 def _fail(path: str, message: str) -> NoReturn:
@@ -341,14 +87,15 @@ def _int(value: Any, path: str, minimum: int = 0) -> int:
 
 
 def _importance(value: Any, path: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or not 0 <= value <= 1:
-        _fail(path, "must be a number from 0 to 1")
+    low, high = inputs.IMPORTANCE.minimum, inputs.IMPORTANCE.maximum
+    if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
+        _fail(path, f"must be a number from {low} to {high}")
     return float(value)
 
 
-def _choice(value: Any, path: str, choices: type[models.TextChoices]) -> str:
-    if value not in choices.values:
-        _fail(path, f"must be one of {', '.join(choices.values)}")
+def _choice(value: Any, path: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        _fail(path, f"must be one of {', '.join(choices)}")
     return str(value)
 
 
@@ -369,7 +116,17 @@ def _optional_datetime(value: Any, path: str) -> datetime | None:
 
 
 def _tags(value: Any, path: str) -> list[str]:
-    return [_text(tag, f"{path}[{i}]", MAX_TAG, required=True) for i, tag in enumerate(_list(value, path))]
+    """Tags as the store keeps them: already normalised, unique, and no more than a note may hold."""
+    tags = _list(value, path)
+    if len(tags) > inputs.TAGS.max_items:
+        _fail(path, f"holds {len(tags)} tags; the limit is {inputs.TAGS.max_items}")
+    for i, tag in enumerate(tags):
+        _text(tag, f"{path}[{i}]", inputs.TAG.max_length, required=True)
+        if not inputs.TAG_PATTERN.match(tag):
+            _fail(f"{path}[{i}]", "must be lowercase letters, digits and - _ . : / + # (no spaces)")
+    if len(set(tags)) != len(tags):
+        _fail(path, "repeats a tag")
+    return list(tags)
 
 
 T = TypeVar("T")
@@ -439,14 +196,14 @@ def _parse_revision(value: Any, path: str) -> _RevisionIn:
     data = _object(value, path, REVISION_FIELDS)
     return _RevisionIn(
         version=_int(data["version"], f"{path}.version", minimum=1),
-        type=_choice(data["type"], f"{path}.type", NoteType),
-        status=_choice(data["status"], f"{path}.status", NoteStatus),
-        title=_text(data["title"], f"{path}.title", MAX_TITLE, required=True),
-        body=_text(data["body"], f"{path}.body"),
+        type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
+        status=_choice(data["status"], f"{path}.status", inputs.NOTE_STATUSES),
+        title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
+        body=_text(data["body"], f"{path}.body", inputs.BODY.max_length),
         tags=_tags(data["tags"], f"{path}.tags"),
         importance=_importance(data["importance"], f"{path}.importance"),
         edited_by=_optional_text(data["edited_by"], f"{path}.edited_by", MAX_EMAIL),
-        client=_text(data["client"], f"{path}.client", MAX_SOURCE),
+        client=_text(data["client"], f"{path}.client", inputs.SOURCE.max_length),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )
 
@@ -455,20 +212,20 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
     data = _object(value, path, NOTE_FIELDS)
     note = _NoteIn(
         id=_text(data["id"], f"{path}.id", MAX_OLD_ID, required=True),
-        type=_choice(data["type"], f"{path}.type", NoteType),
-        status=_choice(data["status"], f"{path}.status", NoteStatus),
-        title=_text(data["title"], f"{path}.title", MAX_TITLE, required=True),
-        body=_text(data["body"], f"{path}.body"),
+        type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
+        status=_choice(data["status"], f"{path}.status", inputs.NOTE_STATUSES),
+        title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
+        body=_text(data["body"], f"{path}.body", inputs.BODY.max_length),
         tags=_tags(data["tags"], f"{path}.tags"),
         importance=_importance(data["importance"], f"{path}.importance"),
-        visibility=_choice(data["visibility"], f"{path}.visibility", Visibility),
-        source=_text(data["source"], f"{path}.source", MAX_SOURCE),
+        visibility=_choice(data["visibility"], f"{path}.visibility", inputs.VISIBILITIES),
+        source=_text(data["source"], f"{path}.source", inputs.SOURCE.max_length),
         version=_int(data["version"], f"{path}.version", minimum=1),
         author=_optional_text(data["author"], f"{path}.author", MAX_EMAIL),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
         updated_at=_datetime(data["updated_at"], f"{path}.updated_at"),
         deleted_at=_optional_datetime(data["deleted_at"], f"{path}.deleted_at"),
-        delete_reason=_text(data["delete_reason"], f"{path}.delete_reason", MAX_DELETE_REASON),
+        delete_reason=_text(data["delete_reason"], f"{path}.delete_reason", inputs.DELETE_REASON.max_length),
         access_count=_int(data["access_count"], f"{path}.access_count"),
         last_accessed_at=_optional_datetime(data["last_accessed_at"], f"{path}.last_accessed_at"),
         superseded_by=_optional_text(data["superseded_by"], f"{path}.superseded_by", MAX_OLD_ID),
@@ -487,14 +244,14 @@ def _parse_link(value: Any, path: str) -> _LinkIn:
     return _LinkIn(
         from_id=_text(data["from"], f"{path}.from", MAX_OLD_ID, required=True),
         to_id=_text(data["to"], f"{path}.to", MAX_OLD_ID, required=True),
-        kind=_choice(data["kind"], f"{path}.kind", LinkKind),
+        kind=_choice(data["kind"], f"{path}.kind", inputs.LINK_KINDS),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )
 
 
 def _slug(value: Any, path: str) -> str:
-    slug = _text(value, path, MAX_SLUG, required=True)
-    if not _SLUG.match(slug):
+    slug = _text(value, path, inputs.PROJECT_SLUG.max_length, required=True)
+    if not inputs.SLUG_PATTERN.match(slug):
         _fail(path, "may hold lowercase letters, digits and single hyphens only, e.g. 'payments-api'")
     return slug
 
@@ -510,15 +267,15 @@ def _parse_document(document: Any, slug: str | None, name: str | None) -> _Docum
     _datetime(data["exported_at"], "exported_at")
     project = _object(data["project"], "project", PROJECT_FIELDS)
     budget = project["default_context_budget"]
-    _text(project["slug"], "project.slug", MAX_SLUG, required=True)
+    _text(project["slug"], "project.slug", inputs.PROJECT_SLUG.max_length, required=True)
     parsed = _DocumentIn(
         slug=_slug(slug, "slug") if slug is not None else _slug(project["slug"], "project.slug"),
-        name=_text(name, "name", MAX_PROJECT_NAME, required=True).strip()
+        name=_text(name, "name", inputs.PROJECT_NAME.max_length, required=True).strip()
         if name is not None
-        else _text(project["name"], "project.name", MAX_PROJECT_NAME, required=True),
-        summary=_text(project["summary"], "project.summary", MAX_PROJECT_TEXT),
+        else _text(project["name"], "project.name", inputs.PROJECT_NAME.max_length, required=True),
+        summary=_text(project["summary"], "project.summary", inputs.PROJECT_TEXT.max_length),
         agent_instructions=_text(
-            project["agent_instructions"], "project.agent_instructions", MAX_PROJECT_TEXT
+            project["agent_instructions"], "project.agent_instructions", inputs.PROJECT_TEXT.max_length
         ),
         default_context_budget=None if budget is None else _int(budget, "project.default_context_budget"),
         notes=_each(data["notes"], "notes", _parse_note),
@@ -564,11 +321,11 @@ def import_document(
     )
     with transaction.atomic():
         # Locking the team serialises imports and creates against the plan caps.
-        team = Team.objects.select_for_update(of=("self",)).select_related("plan").get(pk=principal.team_id)
+        team = Team.objects.select_for_update().get(pk=principal.team_id)
         if Project.objects.filter(team=team, slug=parsed.slug).exists():
             raise taken
-        require_project(team)
-        require_notes(team, live)
+        usage.require_project(team.pk)
+        usage.require_notes(team.pk, live)
         try:
             with transaction.atomic():
                 project = Project.objects.create(
@@ -581,8 +338,16 @@ def import_document(
                 )
         except IntegrityError:
             raise taken from None
-        counts, id_map = _write_notes(principal, team, project, parsed)
-        audit.record(principal, "project.imported", project_id=project.pk, object_id=project.slug, **counts)
+        max_revisions = Plan.of_team(team.pk).max_revisions_per_note
+        counts, id_map = _write_notes(principal, team, project, parsed, max_revisions)
+        audit.record(
+            principal,
+            "project.imported",
+            project_id=project.pk,
+            project_slug=project.slug,
+            object_id=project.slug,
+            **counts,
+        )
     return {
         "project": {"slug": project.slug, "name": project.name, "summary": project.summary, "notes": live},
         "imported": counts,
@@ -591,7 +356,7 @@ def import_document(
 
 
 def _write_notes(
-    principal: Principal, team: Team, project: Project, parsed: _DocumentIn
+    principal: Principal, team: Team, project: Project, parsed: _DocumentIn, max_revisions: int
 ) -> tuple[dict[str, int], dict[str, str]]:
     """Write the parsed notes, revisions and links in bulk; return the counts and the old → new id map."""
     members = {
@@ -657,7 +422,7 @@ def _write_notes(
             created_at=rev.created_at,
         )
         for item, note in zip(parsed.notes, notes, strict=True)
-        for rev in item.revisions
+        for rev in _newest(item.revisions, max_revisions)
     ]
     NoteRevision.objects.bulk_create(revisions, batch_size=_BATCH)
 
@@ -674,3 +439,8 @@ def _write_notes(
     NoteLink.objects.bulk_create(links, batch_size=_BATCH)
     counts = {"notes": len(notes), "revisions": len(revisions), "links": len(links)}
     return counts, {old: note.public_id for old, note in by_old.items()}
+
+
+def _newest(revisions: list[_RevisionIn], keep: int) -> list[_RevisionIn]:
+    """The plan keeps `keep` revisions a note; older ones are pruned, as an edit prunes them."""
+    return sorted(revisions, key=lambda rev: rev.version)[-keep:] if keep > 0 else []

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.models import AuditEvent
 from accounts.principal import Principal
-from memory.models import AuditEvent
 
 
 def record(
@@ -14,6 +14,7 @@ def record(
     *,
     team_id: int | None = None,
     project_id: int | None = None,
+    project_slug: str = "",
     object_id: str = "",
     actor_id: int | None = None,
     **detail: Any,
@@ -22,8 +23,10 @@ def record(
     return AuditEvent.objects.create(
         team_id=team_id if team_id is not None else (principal.team_id if principal else None),
         project_id=project_id,
+        project_slug=project_slug,
         actor_id=principal.user_id if principal else actor_id,
         client=principal.client_name if principal else "system",
+        auth_method=str(principal.auth_method) if principal else "system",
         action=action,
         object_id=object_id,
         detail=detail,

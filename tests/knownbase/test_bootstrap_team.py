@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import ApiKey, Membership, Team, User
 from accounts.principal import principal_for_api_key
+from billing.models import Plan
 from billing.plans import ensure_catalogue
 from memory.models import Project
 
@@ -20,7 +21,7 @@ def bootstrap(*args: str) -> dict:
 
 @pytest.fixture(autouse=True)
 def plans(db):
-    ensure_catalogue()
+    ensure_catalogue(Plan)
 
 
 def test_creates_everything_missing_and_prints_a_working_key():
@@ -30,7 +31,7 @@ def test_creates_everything_missing_and_prints_a_working_key():
     assert principal is not None and principal.can_write and principal.project_id is None
     team = Team.objects.get(slug="analytical")
     assert Membership.objects.get(team=team).role == "owner"
-    assert team.plan is not None and team.plan.code == "free"
+    assert Plan.of_team(team.pk).code == "free"
 
 
 def test_second_run_reuses_and_issues_a_new_key():

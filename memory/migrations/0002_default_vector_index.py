@@ -30,6 +30,6 @@ def drop_default_index(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memory", "0002_note_last_edited_by")]
+    dependencies = [("memory", "0001_initial")]
 
     operations = [migrations.RunPython(create_default_index, drop_default_index)]

@@ -1,0 +1,81 @@
+"""A note's revisions: what it said before each edit, and who edited it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.errors import NotFound
+from accounts.models import User
+from accounts.principal import Principal
+from memory import (
+    registry,
+    validation,
+)
+from memory.models import (
+    Note,
+    NoteRevision,
+)
+from memory.notes import rfc3339
+from memory.scoping import note_for
+
+
+def _user_emails(user_ids: set[int | None]) -> dict[int, str]:
+    ids = {i for i in user_ids if i is not None}
+    return dict(User.objects.filter(pk__in=ids).values_list("pk", "email")) if ids else {}
+
+
+@registry.read
+def list_note_revisions(
+    principal: Principal, id: str, limit: int | None = None, include_body: bool | None = False
+) -> dict[str, Any]:
+    note = note_for(principal, id)
+    count = validation.bounded_int(limit, "limit", default=20, low=1, high=100)
+    with_body = validation.flag(include_body, "include_body")
+    revisions = list(note.revisions.order_by("-version")[:count])
+    emails = _user_emails({r.edited_by_id for r in revisions})
+    rows = []
+    for revision in revisions:
+        row: dict[str, Any] = {
+            "version": revision.version,
+            "title": revision.title,
+            "body_chars": len(revision.body),
+            "edited_by": emails.get(revision.edited_by_id) if revision.edited_by_id else None,
+            "created_at": rfc3339(revision.created_at),
+        }
+        if with_body:
+            row["body"] = revision.body
+        rows.append(row)
+    return {"id": note.public_id, "current_version": note.version, "revisions": rows}
+
+
+@registry.read
+def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, Any]:
+    note = note_for(principal, id)
+    wanted = validation.bounded_int(version, "version", default=1, low=1, high=2**31 - 1)
+    if wanted == note.version:
+        source: Note | NoteRevision = note
+        editor = note.last_edited_by_id or note.author_id
+        created = note.updated_at
+    else:
+        revision = note.revisions.filter(version=wanted).first()
+        if revision is None:
+            raise NotFound(
+                f"Note {note.public_id} has no stored revision {wanted} (current version {note.version}; "
+                "older revisions may have been pruned). Call list_note_revisions to see what is kept."
+            )
+        source, editor, created = revision, revision.edited_by_id, revision.created_at
+    return {
+        "revision": {
+            "id": note.public_id,
+            "version": wanted,
+            "current": wanted == note.version,
+            "type": source.type,
+            "status": source.status,
+            "title": source.title,
+            "body": source.body,
+            "tags": list(source.tags),
+            "importance": source.importance,
+            "edited_by": _user_emails({editor}).get(editor) if editor else None,
+            "created_at": rfc3339(created),
+        }
+    }

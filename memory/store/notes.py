@@ -1,0 +1,295 @@
+"""Notes one by one: read, list, create, update, patch, delete and restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from accounts import audit
+from accounts.errors import Forbidden, InvalidArgument
+from accounts.principal import Principal
+from memory import (
+    inputs,
+    registry,
+    reinforcement,
+    remembering,
+    usage,
+    validation,
+)
+from memory.models import (
+    Note,
+)
+from memory.notes import edit_note, note_dict
+from memory.scoping import note_for, project_for
+from memory.store.common import checked_version, max_revisions, memory_from_args
+from memory.tasks import schedule_embedding
+
+
+@registry.read
+def get_notes(principal: Principal, ids: list[str], include_body: bool | None = True) -> dict[str, Any]:
+    wanted = validation.note_ids(ids)
+    with_body = True if include_body is None else validation.flag(include_body, "include_body")
+    found = {
+        note.public_id: note
+        for note in Note.objects.visible_to(principal)
+        .live()
+        .filter(public_id__in=wanted)
+        .select_related("project", "superseded_by")
+        .prefetch_related("supersedes")
+    }
+    for note in found.values():
+        note.supersedes_ids = [n.public_id for n in note.supersedes.all()]  # type: ignore[attr-defined]
+    reinforcement.record(n.pk for n in found.values())
+    return {
+        "notes": [note_dict(found[i], body=with_body) for i in wanted if i in found],
+        "missing": [i for i in wanted if i not in found],
+    }
+
+
+@registry.read
+def list_notes(
+    principal: Principal,
+    project: str,
+    types: list[str] | None = None,
+    statuses: list[str] | None = None,
+    tag: str | None = None,
+    author: str | None = None,
+    source: str | None = None,
+    updated_after: str | None = None,
+    updated_before: str | None = None,
+    sort: str | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    include_deleted: bool | None = False,
+) -> dict[str, Any]:
+    """One page of a project's notes, filtered and sorted, with the total that matched."""
+    target = project_for(principal, project)
+    notes = Note.objects.visible_to(principal).filter(project=target)
+    if not validation.flag(include_deleted, "include_deleted"):
+        notes = notes.live()
+    type_filter = validation.choice_list(types, "types", inputs.NOTE_TYPES)
+    status_filter = validation.choice_list(statuses, "statuses", inputs.NOTE_STATUSES)
+    if type_filter:
+        notes = notes.filter(type__in=type_filter)
+    if status_filter:
+        notes = notes.filter(status__in=status_filter)
+    if tag is not None:
+        notes = notes.filter(tags__contains=[validation.tag_name(tag, "tag")])
+    if author is not None:
+        notes = notes.filter(
+            author__email=validation.text(author, "author", limit=254, required=True).lower()
+        )
+    if source is not None:
+        notes = notes.filter(source=validation.text(source, "source", limit=inputs.SOURCE.max_length))
+    if updated_after is not None:
+        notes = notes.filter(updated_at__gt=validation.timestamp(updated_after, "updated_after"))
+    if updated_before is not None:
+        notes = notes.filter(updated_at__lt=validation.timestamp(updated_before, "updated_before"))
+    order = validation.choice(sort or inputs.NOTE_SORTS[0], "sort", inputs.NOTE_SORTS)
+    field = "updated_at" if order.endswith("updated") else "importance"
+    descending = order.startswith("-")
+    notes = notes.order_by(f"-{field}" if descending else field, "-id" if descending else "id")
+    count = validation.bounded_int(
+        limit,
+        "limit",
+        default=int(inputs.LIST_LIMIT.default or 50),
+        low=int(inputs.LIST_LIMIT.minimum),
+        high=int(inputs.LIST_LIMIT.maximum),
+    )
+    start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
+    total = notes.count()
+    page = list(notes.select_related("project", "superseded_by")[start : start + count])
+    return {
+        "project": target.slug,
+        "notes": [note_dict(note, body=False) for note in page],
+        "total": total,
+        "next_offset": start + count if start + count < total else None,
+    }
+
+
+@registry.write
+def create_note(
+    principal: Principal,
+    project: str,
+    title: str,
+    body: str,
+    type: str | None = None,
+    status: str | None = None,
+    tags: list[str] | None = None,
+    importance: float | None = None,
+    visibility: str | None = None,
+) -> dict[str, Any]:
+    """Write a note exactly as given: no duplicate or conflict judgement (remember does that)."""
+    target = project_for(principal, project)
+    memory = memory_from_args(
+        body,
+        type=type,
+        title=validation.title(title, required=True),
+        tags=tags,
+        importance=importance,
+        visibility=visibility,
+        source=None,
+        content_field="body",
+    )
+    note = remembering.create_note(
+        principal, target, memory, status=validation.note_status(status) if status else inputs.DEFAULT_STATUS
+    )
+    return {"note": note_dict(note)}
+
+
+@registry.write
+def update_note(
+    principal: Principal,
+    id: str,
+    title: str | None = None,
+    body: str | None = None,
+    type: str | None = None,
+    status: str | None = None,
+    tags: list[str] | None = None,
+    importance: float | None = None,
+    visibility: str | None = None,
+    expected_version: int | None = None,
+) -> dict[str, Any]:
+    """Change the given fields of a note, keeping the old state as a revision."""
+    note = note_for(principal, id)
+    changes: dict[str, Any] = {}
+    if title is not None:
+        changes["title"] = validation.title(title, required=True)
+    if body is not None:
+        changes["body"] = validation.body(body, required=True)
+    if type is not None:
+        changes["type"] = validation.note_type(type)
+    if status is not None:
+        changes["status"] = validation.note_status(status)
+    if tags is not None:
+        changes["tags"] = validation.tags(tags)
+    if importance is not None:
+        changes["importance"] = validation.importance(importance)
+    if visibility is not None:
+        changes["visibility"] = validation.visibility(visibility)
+        if changes["visibility"] != note.visibility and note.author_id != principal.user_id:
+            raise Forbidden("Only the note's author can change its visibility.")
+    if not changes:
+        raise InvalidArgument(
+            "Nothing to change: pass at least one of title, body, type, status, tags, importance, visibility."
+        )
+    updated = edit_note(
+        note,
+        principal,
+        changes,
+        expected_version=checked_version(expected_version),
+        max_revisions=max_revisions(principal),
+    )
+    audit.record(
+        principal,
+        "note.updated",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+        fields=sorted(changes),
+    )
+    return {"note": note_dict(updated)}
+
+
+@registry.write
+def patch_note(
+    principal: Principal,
+    id: str,
+    op: str,
+    text: str,
+    find: str | None = None,
+    expected_version: int | None = None,
+) -> dict[str, Any]:
+    note = note_for(principal, id)
+    validation.choice(op, "op", inputs.PATCH_OPS)
+    if not isinstance(text, str):
+        raise InvalidArgument("`text` must be a string.")
+    if op == "replace" and (not isinstance(find, str) or not find):
+        raise InvalidArgument("`replace` needs `find`: the exact text to replace, copied from the note body.")
+    if op != "replace" and find is not None:
+        raise InvalidArgument("`find` applies to op='replace' only.")
+    if op != "replace" and not text.strip():
+        raise InvalidArgument("`text` must not be empty.")
+
+    def patched(current: Note) -> dict[str, Any]:
+        return {"body": validation.body(_patched_body(current, op, text, find), "text")}
+
+    updated = edit_note(
+        note,
+        principal,
+        patched,
+        expected_version=checked_version(expected_version),
+        max_revisions=max_revisions(principal),
+    )
+    audit.record(
+        principal,
+        "note.patched",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+        op=op,
+    )
+    return {"note": note_dict(updated)}
+
+
+def _patched_body(note: Note, op: str, text: str, find: str | None) -> str:
+    if op == "replace":
+        assert find is not None
+        occurrences = note.body.count(find)
+        if occurrences == 0:
+            raise InvalidArgument(
+                f"`find` text does not occur in note {note.public_id}; nothing was changed. "
+                "Copy it exactly from the note's current body."
+            )
+        if occurrences > 1:
+            raise InvalidArgument(
+                f"`find` text occurs {occurrences} times in note {note.public_id}; nothing was changed. "
+                "Include more surrounding text so it matches exactly once."
+            )
+        return note.body.replace(find, text, 1)
+    if not note.body.strip():
+        return text.strip()
+    if op == "append":
+        return f"{note.body.rstrip()}\n\n{text.strip()}"
+    return f"{text.strip()}\n\n{note.body.lstrip()}"
+
+
+@registry.write
+def delete_note(principal: Principal, id: str, reason: str | None = None) -> dict[str, Any]:
+    note = note_for(principal, id)
+    clean_reason = validation.text(reason, "reason", limit=300)
+    updated = edit_note(
+        note,
+        principal,
+        {"deleted_at": timezone.now(), "delete_reason": clean_reason},
+        max_revisions=max_revisions(principal),
+    )
+    audit.record(
+        principal,
+        "note.deleted",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+    )
+    return {"status": "deleted", "note": note_dict(updated, body=False)}
+
+
+@registry.write
+def restore_note(principal: Principal, id: str) -> dict[str, Any]:
+    note = note_for(principal, id, include_deleted=True)
+    if note.deleted_at is None:
+        raise InvalidArgument(f"Note {note.public_id} is not deleted.")
+    usage.require_notes(principal.team_id)
+    updated = edit_note(
+        note, principal, {"deleted_at": None, "delete_reason": ""}, max_revisions=max_revisions(principal)
+    )
+    audit.record(
+        principal,
+        "note.restored",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+    )
+    schedule_embedding([note.pk])
+    return {"status": "restored", "note": note_dict(updated, body=False)}

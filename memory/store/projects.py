@@ -1,0 +1,152 @@
+"""Projects: list, create, rename, and tag renames across a project's notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from accounts import audit
+from accounts.errors import Forbidden, InvalidArgument
+from accounts.principal import Principal
+from memory import (
+    registry,
+    usage,
+    validation,
+)
+from memory.models import (
+    Note,
+    Project,
+    Visibility,
+)
+from memory.notes import edit_note
+from memory.scoping import project_for
+from memory.store.common import max_revisions, project_dict
+
+MAX_PROJECT_NAME = 120
+
+MAX_SLUG = 60
+
+MAX_PROJECT_TEXT = 20_000
+
+
+@registry.read
+def list_projects(principal: Principal) -> dict[str, Any]:
+    note_filter = Q(notes__deleted_at__isnull=True) & (
+        Q(notes__visibility=Visibility.TEAM) | Q(notes__author_id=principal.user_id)
+    )
+    projects = Project.objects.visible_to(principal).annotate(
+        visible_notes=Count("notes", filter=note_filter)
+    )
+    # The stubs cannot see annotations through a custom QuerySet's manager.
+    return {"projects": [project_dict(p, p.visible_notes) for p in projects.order_by("slug")]}  # type: ignore[attr-defined]
+
+
+def _clean_text(value: str | None, field: str, limit: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InvalidArgument(f"`{field}` must be a string.")
+    if len(value) > limit:
+        raise InvalidArgument(f"`{field}` is {len(value)} characters; the limit is {limit}.")
+    return value.strip()
+
+
+def _clean_slug(raw: str | None, fallback_name: str) -> str:
+    slug = slugify(raw if raw else fallback_name)[:MAX_SLUG].strip("-")
+    if not slug:
+        raise InvalidArgument("Could not derive a slug: pass `slug` with letters, digits or hyphens.")
+    if raw and slug != raw:
+        raise InvalidArgument(f"`slug` may hold lowercase letters, digits and hyphens only, e.g. {slug!r}.")
+    return slug
+
+
+@registry.write
+def create_project(
+    principal: Principal,
+    name: str,
+    slug: str | None = None,
+    summary: str | None = None,
+    agent_instructions: str | None = None,
+) -> dict[str, Any]:
+    if principal.project_id is not None:
+        raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
+    clean_name = _clean_text(name, "name", MAX_PROJECT_NAME)
+    if not clean_name:
+        raise InvalidArgument("`name` is required, e.g. 'Payments API'.")
+    clean_slug = _clean_slug(slug, clean_name)
+    usage.require_project(principal.team_id)
+    if Project.objects.filter(
+        team_id=principal.team_id, slug=clean_slug
+    ).exists():  # team-wide: slugs are unique per team
+        raise InvalidArgument(f"A project with slug {clean_slug!r} exists already: pass another `slug`.")
+    try:
+        project = Project.objects.create(
+            team_id=principal.team_id,
+            name=clean_name,
+            slug=clean_slug,
+            summary=_clean_text(summary, "summary", MAX_PROJECT_TEXT),
+            agent_instructions=_clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT),
+        )
+    except IntegrityError:
+        raise InvalidArgument(
+            f"A project with slug {clean_slug!r} exists already: pass another `slug`."
+        ) from None
+    audit.record(
+        principal, "project.created", project_id=project.pk, project_slug=project.slug, object_id=project.slug
+    )
+    return {"project": project_dict(project, 0)}
+
+
+@registry.write
+def rename_project(
+    principal: Principal, project: str, name: str | None = None, slug: str | None = None
+) -> dict[str, Any]:
+    target = project_for(principal, project)
+    if name is None and slug is None:
+        raise InvalidArgument("Pass `name`, `slug` or both.")
+    if name is not None:
+        target.name = _clean_text(name, "name", MAX_PROJECT_NAME) or target.name
+        if not name.strip():
+            raise InvalidArgument("`name` must not be empty.")
+    if slug is not None:
+        new_slug = _clean_slug(slug, target.name)
+        if new_slug != target.slug and Project.objects.filter(team_id=target.team_id, slug=new_slug).exists():
+            raise InvalidArgument(f"A project with slug {new_slug!r} exists already: pass another `slug`.")
+        target.slug = new_slug
+    target.updated_at = timezone.now()
+    target.save(update_fields=["name", "slug", "updated_at"])
+    audit.record(
+        principal, "project.renamed", project_id=target.pk, project_slug=target.slug, object_id=target.slug
+    )
+    return {"project": project_dict(target)}
+
+
+@registry.write
+def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[str, Any]:
+    target = project_for(principal, project)
+    old_tag = validation.tag_name(old, "old")
+    new_tag = validation.tag_name(new, "new")
+    if old_tag == new_tag:
+        raise InvalidArgument("`old` and `new` are the same tag.")
+    revision_cap = max_revisions(principal)
+    notes = list(Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag]))
+
+    def renamed(current: Note) -> dict[str, Any]:
+        merged = [new_tag if tag == old_tag else tag for tag in current.tags]
+        return {"tags": list(dict.fromkeys(merged))}
+
+    for note in notes:
+        edit_note(note, principal, renamed, max_revisions=revision_cap)
+    audit.record(
+        principal,
+        "tag.renamed",
+        project_id=target.pk,
+        project_slug=target.slug,
+        object_id=new_tag,
+        notes=len(notes),
+    )
+    return {"project": target.slug, "old": old_tag, "new": new_tag, "notes_updated": len(notes)}

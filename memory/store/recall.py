@@ -1,0 +1,151 @@
+"""Reading a project back: search, the token-budgeted context, and the change feed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.errors import InvalidArgument
+from accounts.principal import Principal
+from memory import (
+    context,
+    feed,
+    ranking,
+    registry,
+    reinforcement,
+    retrieval,
+    search,
+    validation,
+)
+from memory.models import (
+    Note,
+    NoteStatus,
+    NoteType,
+)
+from memory.notes import inbound_link_counts, rfc3339
+from memory.scoping import project_for
+from memory.store.common import team_plan
+
+
+@registry.read
+def search_notes(
+    principal: Principal,
+    query: str,
+    project: str | None = None,
+    semantic: bool | None = False,
+    types: list[str] | None = None,
+    statuses: list[str] | None = None,
+    tags: list[str] | None = None,
+    limit: int | None = None,
+    include_body: bool | None = False,
+) -> dict[str, Any]:
+    text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
+    count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
+    with_body = validation.flag(include_body, "include_body")
+    wants_semantic = validation.flag(semantic, "semantic")
+    notes = Note.objects.visible_to(principal).live().select_related("project")
+    if project is not None:
+        notes = notes.filter(project=project_for(principal, project))
+    type_filter = validation.choice_list(types, "types", NoteType.values)
+    status_filter = validation.choice_list(statuses, "statuses", NoteStatus.values)
+    if type_filter:
+        notes = notes.filter(type__in=type_filter)
+    if status_filter:
+        notes = notes.filter(status__in=status_filter)
+    if tags is not None:
+        notes = notes.filter(tags__contains=validation.tags(tags))
+    use_semantic = wants_semantic and team_plan(principal).semantic_search
+    hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
+    now = timezone.now()
+    inbound = inbound_link_counts([hit.note.pk for hit in hits])
+    scored = sorted(
+        (
+            (
+                ranking.score(
+                    ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now
+                ),
+                hit.note,
+            )
+            for hit in hits
+        ),
+        key=lambda pair: pair[0],
+        reverse=True,
+    )[:count]
+    results = []
+    for score, note in scored:
+        row: dict[str, Any] = {
+            "id": note.public_id,
+            "project": note.project.slug,
+            "title": note.title,
+            "type": note.type,
+            "status": note.status,
+            "snippet": search.snippet(note.body, text),
+            "body_chars": len(note.body),
+            "score": score,
+            "updated_at": rfc3339(note.updated_at),
+        }
+        if with_body:
+            row["body"] = note.body
+        results.append(row)
+    return {"results": results, "search_mode": mode}
+
+
+@registry.read
+def get_context(
+    principal: Principal,
+    project: str,
+    query: str | None = None,
+    detail: str | None = None,
+    max_tokens: int | None = None,
+    types: list[str] | None = None,
+) -> dict[str, Any]:
+    target = project_for(principal, project)
+    detail_name = detail or "balanced"
+    if detail_name not in context.DETAIL_LEVELS:
+        raise InvalidArgument(f"`detail` must be one of: {', '.join(context.DETAIL_LEVELS)}.")
+    explicit = (
+        None
+        if max_tokens is None
+        else validation.bounded_int(
+            max_tokens, "max_tokens", default=0, low=context.MIN_BUDGET, high=context.MAX_BUDGET
+        )
+    )
+    plan = team_plan(principal)
+    plan_default = plan.default_context_budget
+    budget = context.resolve_budget(explicit, target, context.DETAIL_LEVELS[detail_name], plan_default)
+    response, returned = context.build_context(
+        principal,
+        target,
+        query=validation.text(query, "query", limit=validation.MAX_QUERY),
+        detail_name=detail_name,
+        budget=budget,
+        types=validation.choice_list(types, "types", NoteType.values),
+        use_semantic=plan.semantic_search,
+    )
+    reinforcement.record(returned)
+    return response
+
+
+@registry.read
+def get_changes_since(
+    principal: Principal,
+    project: str,
+    since: str | None = None,
+    cursor: str | None = None,
+    types: list[str] | None = None,
+    statuses: list[str] | None = None,
+    limit: int | None = None,
+    max_tokens: int | None = None,
+) -> dict[str, Any]:
+    target = project_for(principal, project)
+    return feed.changes_since(
+        principal,
+        target,
+        since=since,
+        cursor=cursor,
+        types=types,
+        statuses=statuses,
+        limit=50 if limit is None else limit,
+        max_tokens=max_tokens,
+    )

@@ -1,0 +1,149 @@
+"""Team administration: usage against the plan, screening rules and the audit log (owners and admins)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts import audit
+from accounts.errors import Forbidden, InvalidArgument, NotFound
+from accounts.models import AuditEvent
+from accounts.principal import Principal
+from memory import (
+    inputs,
+    registry,
+    screening,
+    usage,
+    validation,
+)
+from memory.models import (
+    ScreeningRule,
+)
+from memory.notes import rfc3339
+from memory.scoping import echo
+from memory.screening import patterns as screening_patterns
+from memory.screening import rules as screening_rules
+
+
+@registry.read
+def get_usage(principal: Principal) -> dict[str, Any]:
+    """The team's plan, its caps and what the team uses of each."""
+    return usage.usage(principal.team_id)
+
+
+MANAGE_MESSAGE = "Only team owners and admins can do this."
+
+
+def _require_manager(principal: Principal) -> None:
+    if not principal.can_manage or principal.project_id is not None:
+        raise Forbidden(MANAGE_MESSAGE + " Use an owner's or admin's team-wide read-write credential.")
+
+
+def _rule_dict(rule: ScreeningRule) -> dict[str, Any]:
+    # Allow-listed values are shown only as a masked hint: the list is for the gate, not for reading back.
+    shown = (
+        rule.value
+        if rule.kind == ScreeningRule.Kind.PATTERN
+        else f"{rule.value[:4]}…({len(rule.value)} chars)"
+    )
+    return {
+        "id": rule.public_id,
+        "kind": rule.kind,
+        "name": rule.name,
+        "value": shown,
+        "created_at": rfc3339(rule.created_at),
+    }
+
+
+@registry.write(unscreened=("value",))
+def add_screening_rule(principal: Principal, kind: str, name: str, value: str) -> dict[str, Any]:
+    """A team pattern (a regular expression refused on every write) or an exact value to allow."""
+    _require_manager(principal)
+    validation.choice(kind, "kind", ScreeningRule.Kind.values)
+    clean_name = validation.text(name, "name", limit=inputs.RULE_NAME.max_length, required=True)
+    limit = inputs.RULE_VALUE.max_length
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise InvalidArgument(f"`value` must be a non-empty string of at most {limit} characters.")
+    if kind == ScreeningRule.Kind.PATTERN:
+        # Only allow-list values skip the gate (they are known-safe by definition); a pattern is
+        # screened like any other text, so a literal secret cannot be stored as a "pattern".
+        screening.enforce(principal, "add_screening_rule", {"value": value})
+        screening_rules.check_pattern(value)
+    rule, created = ScreeningRule.objects.get_or_create(
+        team_id=principal.team_id,
+        kind=kind,
+        value=value,
+        defaults={"name": clean_name, "created_by_id": principal.user_id},
+    )
+    if created:
+        audit.record(principal, "screening.rule_added", object_id=rule.public_id, kind=kind, name=clean_name)
+    return {"rule": _rule_dict(rule), "status": "created" if created else "exists"}
+
+
+@registry.write
+def delete_screening_rule(principal: Principal, rule_id: str) -> dict[str, Any]:
+    _require_manager(principal)
+    rule = (
+        ScreeningRule.objects.visible_to(principal).filter(public_id=rule_id).first()
+        if isinstance(rule_id, str)
+        else None
+    )
+    if rule is None:
+        raise NotFound(f"No screening rule {echo(rule_id)} in this team.")
+    rule.delete()
+    audit.record(
+        principal, "screening.rule_deleted", object_id=rule.public_id, kind=rule.kind, name=rule.name
+    )
+    return {"status": "deleted", "id": rule.public_id}
+
+
+@registry.read
+def list_screening_rules(principal: Principal) -> dict[str, Any]:
+    _require_manager(principal)
+    rules = ScreeningRule.objects.visible_to(principal).order_by("kind", "name")
+    return {"rules": [_rule_dict(rule) for rule in rules], "families": list(screening_patterns.FAMILY_NAMES)}
+
+
+@registry.read
+def list_audit_events(
+    principal: Principal, limit: int | None = None, before: str | None = None, action: str | None = None
+) -> dict[str, Any]:
+    """The team's audit log, newest first (owners and admins). Page with `before`: the last id seen."""
+    _require_manager(principal)
+    count = validation.bounded_int(
+        limit,
+        "limit",
+        default=int(inputs.AUDIT_LIMIT.default or 50),
+        low=int(inputs.AUDIT_LIMIT.minimum),
+        high=int(inputs.AUDIT_LIMIT.maximum),
+    )
+    events = AuditEvent.objects.for_team(principal.team_id).select_related("actor")
+    if before is not None:
+        anchor = (
+            AuditEvent.objects.for_team(principal.team_id)
+            .filter(public_id=validation.text(before, "before", limit=40, required=True))
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if anchor is None:
+            raise NotFound(f"No audit event {echo(before)} in this team.")
+        events = events.filter(pk__lt=anchor)
+    if action:
+        events = events.filter(action=validation.text(action, "action", limit=inputs.ACTION.max_length))
+    rows = list(events.order_by("-pk")[:count])
+    return {
+        "events": [
+            {
+                "id": event.public_id,
+                "action": event.action,
+                "actor": event.actor.email if event.actor else None,
+                "client": event.client,
+                "auth_method": event.auth_method,
+                "project": event.project_slug or None,
+                "object_id": event.object_id,
+                "detail": event.detail,
+                "created_at": rfc3339(event.created_at),
+            }
+            for event in rows
+        ],
+        "next_before": rows[-1].public_id if len(rows) == count else None,
+    }

@@ -1,0 +1,266 @@
+"""Export a project: JSON that re-imports losslessly, or readable Markdown, behind a signed download link.
+
+The JSON document carries every note the caller can see, deleted ones too, with revisions and the links
+between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from accounts.errors import InvalidArgument, NotFound
+from accounts.principal import Principal
+from memory import inputs
+from memory.models import Note, NoteLink, NoteRevision, NoteType, Project
+
+EXPORT_FORMAT = "knownbase-export"
+EXPORT_VERSION = 1
+EXPORT_FORMATS = inputs.EXPORT_FORMATS
+EXPORT_URL_TTL = timedelta(minutes=10)
+_SIGNING_SALT = "knownbase.export.v1"
+
+TYPE_HEADINGS: dict[str, str] = {
+    NoteType.DECISION: "Decisions",
+    NoteType.CONSTRAINT: "Constraints",
+    NoteType.ARCHITECTURE: "Architecture",
+    NoteType.FACT: "Facts",
+    NoteType.INCIDENT: "Incidents",
+    NoteType.FAILED_APPROACH: "Failed approaches",
+    NoteType.PROCEDURE: "Procedures",
+    NoteType.STATUS: "Status",
+    NoteType.TASK: "Tasks",
+    NoteType.HANDOFF: "Handoffs",
+    NoteType.PREFERENCE: "Preferences",
+    NoteType.REFERENCE: "References",
+    NoteType.NOTE: "Notes",
+}
+
+PROJECT_FIELDS = ("slug", "name", "summary", "agent_instructions", "default_context_budget")
+NOTE_FIELDS = (
+    "id",
+    "type",
+    "status",
+    "title",
+    "body",
+    "tags",
+    "importance",
+    "visibility",
+    "source",
+    "version",
+    "author",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+    "delete_reason",
+    "access_count",
+    "last_accessed_at",
+    "superseded_by",
+    "revisions",
+)
+REVISION_FIELDS = (
+    "version",
+    "type",
+    "status",
+    "title",
+    "body",
+    "tags",
+    "importance",
+    "edited_by",
+    "client",
+    "created_at",
+)
+LINK_FIELDS = ("from", "to", "kind", "created_at")
+DOCUMENT_FIELDS = ("format", "version", "exported_at", "project", "notes", "links")
+
+
+def _time(value: datetime | None) -> str | None:
+    """RFC 3339 in UTC, always with microseconds, so a time read back is exactly the time stored."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _check_scope(principal: Principal, project: Project) -> None:
+    if not Project.objects.visible_to(principal).filter(pk=project.pk).exists():
+        raise NotFound(f"No project {project.slug!r} is visible to this credential.")
+
+
+# ---------------------------------------------------------------------------------------------- export
+
+
+def export_document(principal: Principal, project: Project) -> dict[str, Any]:
+    """The complete, re-importable JSON document of what `principal` can see of `project`."""
+    _check_scope(principal, project)
+    revisions = NoteRevision.objects.select_related("edited_by").order_by("version", "id")
+    notes = list(
+        Note.objects.visible_to(principal)
+        .filter(project=project)
+        .select_related("author")
+        .prefetch_related(Prefetch("revisions", queryset=revisions))
+        .order_by("created_at", "id")
+    )
+    public_ids = {note.pk: note.public_id for note in notes}
+    links = (
+        NoteLink.objects.filter(from_note_id__in=list(public_ids), to_note_id__in=list(public_ids))
+        .only("from_note_id", "to_note_id", "kind", "created_at")
+        .order_by("created_at", "id")
+    )
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": _time(timezone.now()),
+        "project": {
+            "slug": project.slug,
+            "name": project.name,
+            "summary": project.summary,
+            "agent_instructions": project.agent_instructions,
+            "default_context_budget": project.default_context_budget,
+        },
+        "notes": [_note_export(note, public_ids) for note in notes],
+        "links": [
+            {
+                "from": public_ids[link.from_note_id],
+                "to": public_ids[link.to_note_id],
+                "kind": link.kind,
+                "created_at": _time(link.created_at),
+            }
+            for link in links
+        ],
+    }
+
+
+def _note_export(note: Note, public_ids: dict[int, str]) -> dict[str, Any]:
+    # A successor the caller cannot see (another user's private note) is left out, so the document
+    # never points at a note it does not hold.
+    superseded_by = public_ids.get(note.superseded_by_id) if note.superseded_by_id is not None else None
+    return {
+        "id": note.public_id,
+        "type": note.type,
+        "status": note.status,
+        "title": note.title,
+        "body": note.body,
+        "tags": list(note.tags),
+        "importance": note.importance,
+        "visibility": note.visibility,
+        "source": note.source,
+        "version": note.version,
+        "author": note.author.email if note.author else None,
+        "created_at": _time(note.created_at),
+        "updated_at": _time(note.updated_at),
+        "deleted_at": _time(note.deleted_at),
+        "delete_reason": note.delete_reason,
+        "access_count": note.access_count,
+        "last_accessed_at": _time(note.last_accessed_at),
+        "superseded_by": superseded_by,
+        "revisions": [
+            {
+                "version": revision.version,
+                "type": revision.type,
+                "status": revision.status,
+                "title": revision.title,
+                "body": revision.body,
+                "tags": list(revision.tags),
+                "importance": revision.importance,
+                "edited_by": revision.edited_by.email if revision.edited_by else None,
+                "client": revision.client,
+                "created_at": _time(revision.created_at),
+            }
+            for revision in note.revisions.all()
+        ],
+    }
+
+
+def export_counts(document: dict[str, Any]) -> dict[str, int]:
+    notes = document.get("notes") or []
+    return {
+        "notes": len(notes),
+        "revisions": sum(len(note.get("revisions") or []) for note in notes),
+        "links": len(document.get("links") or []),
+    }
+
+
+def export_markdown(principal: Principal, project: Project) -> str:
+    """A readable document: the project, then its live notes grouped by type."""
+    document = export_document(principal, project)
+    info = document["project"]
+    lines = [f"# {_one_line(info['name'])}", ""]
+    if info["summary"]:
+        lines += [info["summary"].strip(), ""]
+    if info["agent_instructions"]:
+        lines += ["## Agent instructions", "", info["agent_instructions"].strip(), ""]
+    live = [note for note in document["notes"] if note["deleted_at"] is None]
+    lines += [f"_Exported {document['exported_at']}: {len(live)} notes._", ""]
+    for note_type in NoteType.values:
+        group = [note for note in live if note["type"] == note_type]
+        if not group:
+            continue
+        lines += [f"## {TYPE_HEADINGS.get(note_type, note_type)}", ""]
+        for note in group:
+            meta = [f"status: {note['status']}"]
+            if note["tags"]:
+                meta.append("tags: " + ", ".join(note["tags"]))
+            meta.append(f"id: `{note['id']}`")
+            if note["superseded_by"]:
+                meta.append(f"superseded by `{note['superseded_by']}`")
+            lines += [f"### {_one_line(note['title'])}", "", " · ".join(meta), ""]
+            if note["body"].strip():
+                lines += [note["body"].strip(), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ------------------------------------------------------------------------------------------ signed URLs
+
+
+@dataclass(frozen=True)
+class ExportGrant:
+    team_id: int
+    project_id: int
+    user_id: int
+    fmt: str
+
+
+def _signer() -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=_SIGNING_SALT)
+
+
+def signed_export_url(principal: Principal, project: Project, fmt: str) -> tuple[str, datetime]:
+    """A download URL for this export, good for EXPORT_URL_TTL, and when it expires."""
+    _check_scope(principal, project)
+    if fmt not in EXPORT_FORMATS:
+        raise InvalidArgument(f"`format` must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}.")
+    payload = {"t": principal.team_id, "p": project.pk, "u": principal.user_id, "f": fmt}
+    token = _signer().sign_object(payload)
+    return f"{settings.SITE_URL}/exports/{token}", timezone.now() + EXPORT_URL_TTL
+
+
+def read_export_token(token: str) -> ExportGrant:
+    """The grant a download token carries; InvalidArgument when it is forged, altered or expired."""
+    try:
+        payload = _signer().unsign_object(token, max_age=EXPORT_URL_TTL)
+    except signing.SignatureExpired:
+        raise InvalidArgument("This export link has expired: ask for a new one.") from None
+    except (signing.BadSignature, ValueError):
+        raise InvalidArgument("This export link is not valid.") from None
+    if not isinstance(payload, dict):
+        raise InvalidArgument("This export link is not valid.")
+    team_id, project_id, user_id, fmt = (payload.get(key) for key in ("t", "p", "u", "f"))
+    if not (
+        type(team_id) is int
+        and type(project_id) is int
+        and type(user_id) is int
+        and isinstance(fmt, str)
+        and fmt in EXPORT_FORMATS
+    ):
+        raise InvalidArgument("This export link is not valid.")
+    return ExportGrant(team_id=team_id, project_id=project_id, user_id=user_id, fmt=fmt)

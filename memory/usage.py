@@ -1,0 +1,43 @@
+"""What a team uses of the rows memory owns, and the plan checks on them (billing holds the caps).
+
+Counts are team-wide on purpose: a plan cap counts every note of the team, including the private
+notes and projects that the caller cannot see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from billing import caps
+from billing.models import Plan
+from memory.models import Note, Project
+
+
+def projects_used(team_id: int) -> int:
+    return int(Project.objects.filter(team_id=team_id).count())
+
+
+def notes_used(team_id: int) -> int:
+    return int(Note.objects.filter(team_id=team_id, deleted_at__isnull=True).count())
+
+
+def require_project(team_id: int, adding: int = 1) -> None:
+    caps.require(team_id, "projects", used=projects_used(team_id), adding=adding)
+
+
+def require_notes(team_id: int, adding: int = 1) -> None:
+    caps.require(team_id, "notes", used=notes_used(team_id), adding=adding)
+
+
+def usage(team_id: int) -> dict[str, Any]:
+    plan = Plan.of_team(team_id)
+    return {
+        "plan": {"code": plan.code, "name": plan.name},
+        "caps": plan.caps(),
+        "usage": {
+            "projects": projects_used(team_id),
+            "notes": notes_used(team_id),
+            "members": caps.members_used(team_id),
+            "api_keys": caps.api_keys_used(team_id),
+        },
+        "upgrade_url": caps.upgrade_url(),
+    }

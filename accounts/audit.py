@@ -21,13 +21,45 @@ def record(
 ) -> AuditEvent:
     """Write one audit row. `principal` None means a system action (a command, a webhook)."""
     return AuditEvent.objects.create(
-        team_id=team_id if team_id is not None else (principal.team_id if principal else None),
-        project_id=project_id,
-        project_slug=project_slug,
-        actor_id=principal.user_id if principal else actor_id,
-        client=principal.client_name if principal else "system",
-        auth_method=str(principal.auth_method) if principal else "system",
-        action=action,
-        object_id=object_id,
-        detail=detail,
+        **_row(principal, action, team_id, project_id, project_slug, object_id, actor_id, detail)
     )
+
+
+def record_after_read(
+    principal: Principal,
+    action: str,
+    *,
+    project_id: int | None = None,
+    project_slug: str = "",
+    object_id: str = "",
+    **detail: Any,
+) -> None:
+    """Audit a read that is a security event (an export) without a write statement in the read:
+    the row is written by the task queue (in-process only where there is no queue)."""
+    from accounts.tasks import write_audit_event
+
+    row = _row(principal, action, None, project_id, project_slug, object_id, None, detail)
+    write_audit_event.delay(row)
+
+
+def _row(
+    principal: Principal | None,
+    action: str,
+    team_id: int | None,
+    project_id: int | None,
+    project_slug: str,
+    object_id: str,
+    actor_id: int | None,
+    detail: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "team_id": team_id if team_id is not None else (principal.team_id if principal else None),
+        "project_id": project_id,
+        "project_slug": project_slug,
+        "actor_id": principal.user_id if principal else actor_id,
+        "client": principal.client_name if principal else "system",
+        "auth_method": str(principal.auth_method) if principal else "system",
+        "action": action,
+        "object_id": object_id,
+        "detail": detail,
+    }

@@ -1,12 +1,18 @@
-"""The change feed behind get_changes_since: a project's notes oldest first by (updated_at, id).
+"""The change feed behind get_changes_since: a project's changed notes, oldest change first.
 
-Pages are keyset pages: "after position (t, i)" means updated_at > t, or updated_at = t and id > i, so
-notes that share one timestamp are neither skipped nor repeated. A position made from `since` has no
-id and means updated_at > since.
+Every change a reader can see gives the note the next number of its project's change sequence,
+taken by a database trigger under the project row's lock (memory/migrations/0003). The lock is held
+until commit, so within a project sequence order is commit order: once a reader has seen number n,
+no change numbered below n can still commit, and a cursor can never pass a late commit. Nothing
+depends on other projects' or other tenants' transactions, and numbers are unique, so pages neither
+skip nor repeat notes that share a timestamp.
+
+Pages are keyset pages: "after position s" means change_seq > s. A first page from `since` means
+updated_at > since, in sequence order.
 
 The cursor is a django.core.signing token (tamper-evident, not secret) holding
-`{"v": 1, "p": project pk, "t": position time (RFC 3339, microseconds) or null, "i": note pk or null,
-"ty": sorted types, "st": sorted statuses}`. A continuation may change only limit and max_tokens.
+`{"v": 2, "p": project public id, "s": position sequence or null, "ty": sorted types, "st": sorted statuses}`.
+A continuation may change only limit and max_tokens.
 """
 
 from __future__ import annotations
@@ -17,8 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from django.core import signing
-from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
@@ -28,17 +33,29 @@ from memory.notes import excerpt, rfc3339
 from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 CURSOR_SALT = "knownbase.feed.v1"
-CURSOR_VERSION = 1
+CURSOR_VERSION = 2
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 MAX_TOKENS_CEILING = 100_000
 EXCERPT_CHARS = 200
 
-_FIELDS = ("id", "public_id", "type", "status", "title", "body", "version", "created_at", "updated_at")
+_FIELDS = (
+    "id",
+    "public_id",
+    "type",
+    "status",
+    "title",
+    "body",
+    "version",
+    "created_at",
+    "updated_at",
+    "change_seq",
+    "created_seq",
+)
 _SINCE_FORMAT = "an RFC 3339 timestamp with a time zone, e.g. '2026-11-30T12:00:00Z'"
 _BAD_CURSOR = (
-    "`cursor` is not a valid get_changes_since cursor (it was altered, truncated or made up). Pass the "
-    "cursor string exactly as the previous get_changes_since response returned it, or start again "
+    "`cursor` is not a valid change-feed cursor (it was altered, truncated or made up). Pass the "
+    "cursor string exactly as the previous page returned it, or start again "
     "without cursor (pass `since` to start from a time)."
 )
 _OTHER_QUESTION = "This cursor was issued for a different project or question; start again without cursor."
@@ -46,10 +63,10 @@ _OTHER_QUESTION = "This cursor was issued for a different project or question; s
 
 @dataclass(frozen=True)
 class Position:
-    """Where a page starts: after (time, note_pk); note_pk None means strictly after time."""
+    """Where a page starts: after change number `seq`, or (a first page from `since`) after `time`."""
 
-    time: datetime
-    note_pk: int | None
+    seq: int | None = None
+    time: datetime | None = None
 
 
 def changes_since(
@@ -95,7 +112,7 @@ def changes_since(
             )
         wanted_types, wanted_statuses = recorded_types, recorded_statuses
     elif since is not None:
-        position = Position(_parse_since(since), None)
+        position = Position(time=_parse_since(since))
     filter_types = wanted_types or []
     filter_statuses = wanted_statuses or []
 
@@ -106,7 +123,7 @@ def changes_since(
 
     def cursor_after(index: int) -> str:
         """The cursor after rows[index], or the starting position when index is -1."""
-        at = position if index < 0 else Position(rows[index].updated_at, rows[index].pk)
+        at = position if index < 0 else Position(seq=rows[index].change_seq)
         return _encode_cursor(project, at, filter_types, filter_statuses)
 
     entries = [_change(note, position) for note in rows]
@@ -134,40 +151,20 @@ def _page_query(
         notes = notes.filter(type__in=types)
     if statuses:
         notes = notes.filter(status__in=statuses)
-    if position is not None:
-        if position.note_pk is None:
-            notes = notes.filter(updated_at__gt=position.time)
-        else:
-            notes = notes.filter(
-                Q(updated_at__gt=position.time) | Q(updated_at=position.time, id__gt=position.note_pk)
-            )
-    horizon = settled_before()
-    if horizon is not None:
-        notes = notes.filter(updated_at__lt=horizon)
-    return notes.only(*_FIELDS, "deleted_at").order_by("updated_at", "id")
-
-
-def settled_before() -> datetime | None:
-    """The start of the oldest other transaction that has written and not yet finished, if any.
-
-    A note's updated_at is taken inside its transaction, so a write still in flight can commit a
-    time older than rows already visible. Serving only rows older than every open writer keeps a
-    cursor from moving past a change that is about to appear; those rows come on the next poll."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT min(xact_start) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
-        )
-        row = cursor.fetchone()
-    return row[0] if row and row[0] is not None else None
+    if position is not None and position.seq is not None:
+        notes = notes.filter(change_seq__gt=position.seq)
+    elif position is not None and position.time is not None:
+        notes = notes.filter(updated_at__gt=position.time)
+    return notes.only(*_FIELDS, "deleted_at").order_by("change_seq")
 
 
 def _created_after(note: Note, position: Position | None) -> bool:
-    """Whether the note was created after the position, in the feed's own (time, id) order: a note
-    created at the position's time but sorting after its note was never on an earlier page."""
-    if position is None or note.created_at > position.time:
+    """Whether the note was created after the position: its first change comes after it."""
+    if position is None:
         return True
-    return note.created_at == position.time and position.note_pk is not None and note.pk > position.note_pk
+    if position.seq is not None:
+        return note.created_seq > position.seq
+    return position.time is not None and note.created_at > position.time
 
 
 def _change(note: Note, position: Position | None) -> dict[str, Any]:
@@ -262,11 +259,15 @@ def _parse_since(since: str) -> datetime:
 
 
 def _encode_cursor(project: Project, position: Position | None, types: list[str], statuses: list[str]) -> str:
+    # A time position is only ever a first page's start; its cursor is that page's last change, or,
+    # for an empty page, the project's current number: changes from now on.
+    seq = None if position is None else position.seq
+    if position is not None and seq is None:
+        seq = Project.objects.filter(pk=project.pk).values_list("change_seq", flat=True).first() or 0
     payload = {
         "v": CURSOR_VERSION,
-        "p": project.pk,
-        "t": None if position is None else position.time.astimezone(UTC).isoformat(timespec="microseconds"),
-        "i": None if position is None else position.note_pk,
+        "p": project.public_id,
+        "s": seq,
         "ty": sorted(types),
         "st": sorted(statuses),
     }
@@ -280,25 +281,16 @@ def _decode_cursor(cursor: str, project: Project) -> tuple[Position | None, list
         raise InvalidArgument(_BAD_CURSOR) from None
     if not isinstance(payload, dict) or payload.get("v") != CURSOR_VERSION:
         raise InvalidArgument(_BAD_CURSOR)
-    if payload.get("p") != project.pk:
+    if payload.get("p") != project.public_id:
         raise InvalidArgument(_OTHER_QUESTION)
-    time, note_pk = payload.get("t"), payload.get("i")
-    types, statuses = payload.get("ty"), payload.get("st")
+    seq, types, statuses = payload.get("s"), payload.get("ty"), payload.get("st")
     if not _str_list(types, NoteType.values) or not _str_list(statuses, NoteStatus.values):
         raise InvalidArgument(_BAD_CURSOR)
-    if time is None:
-        if note_pk is not None:
-            raise InvalidArgument(_BAD_CURSOR)
+    if seq is None:
         return None, types, statuses
-    if not isinstance(time, str) or not (note_pk is None or type(note_pk) is int):
+    if type(seq) is not int or seq < 0:
         raise InvalidArgument(_BAD_CURSOR)
-    try:
-        parsed = datetime.fromisoformat(time)
-    except ValueError:
-        raise InvalidArgument(_BAD_CURSOR) from None
-    if parsed.tzinfo is None:
-        raise InvalidArgument(_BAD_CURSOR)
-    return Position(parsed, note_pk), types, statuses
+    return Position(seq=seq), types, statuses
 
 
 def _str_list(value: Any, allowed: list[str]) -> TypeGuard[list[str]]:

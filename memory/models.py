@@ -57,6 +57,10 @@ class LinkKind(models.TextChoices):
     DERIVED_FROM = "derived_from"
 
 
+def new_project_id() -> str:
+    return new_public_id("p_")
+
+
 class ProjectQuerySet(models.QuerySet["Project"]):
     def visible_to(self, principal: Principal) -> ProjectQuerySet:
         """The caller's team's projects, narrowed to one for a project-scoped credential."""
@@ -67,6 +71,8 @@ class ProjectQuerySet(models.QuerySet["Project"]):
 
 
 class Project(models.Model):
+    # Stable across renames (slugs change): what REST URLs, cursors and links carry.
+    public_id = models.CharField(max_length=24, unique=True, default=new_project_id, editable=False)
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="projects")
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=120)
@@ -75,6 +81,8 @@ class Project(models.Model):
     default_context_budget = models.PositiveIntegerField(
         null=True, blank=True, help_text="Token budget for get_context when the caller gives none."
     )
+    # The last change sequence number given to one of the project's notes (see Note.change_seq).
+    change_seq = models.BigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -152,12 +160,18 @@ class Note(models.Model):
     search_document = models.GeneratedField(
         expression=_search_document(), output_field=SearchVectorField(), db_persist=True
     )
+    # Set by a database trigger (migration 0003) on every insert and every change a reader can see,
+    # from the project's counter under the project row's lock: within a project, sequence order is
+    # commit order, so the change feed never passes a change that commits later.
+    change_seq = models.BigIntegerField(default=0, editable=False)
+    created_seq = models.BigIntegerField(default=0, editable=False)
 
     objects = NoteQuerySet.as_manager()
 
     class Meta:
         indexes = [
-            # Change feed: oldest first by (updated_at, id) within a project.
+            # Change feed: a project's changes in sequence (commit) order; `since` starts by time.
+            models.Index(fields=["project", "change_seq"], name="note_feed_seq_idx"),
             models.Index(fields=["project", "updated_at", "id"], name="note_feed_idx"),
             models.Index(fields=["project", "status", "type"], name="note_project_status_type_idx"),
             models.Index(fields=["project", "content_hash"], name="note_project_hash_idx"),

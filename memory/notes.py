@@ -96,7 +96,7 @@ def edit_note(
     if expected_version is not None and locked.version != expected_version:
         raise VersionConflict(
             f"Note {locked.public_id} is at version {locked.version}, not the expected_version "
-            f"{expected_version}. Read it again with get_notes(ids=['{locked.public_id}']) and redo the edit "
+            f"{expected_version}. Read the note again and redo the edit "
             f"on version {locked.version}.",
             current_version=locked.version,
             expected_version=expected_version,

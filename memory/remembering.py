@@ -88,7 +88,7 @@ def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -
     if missing:
         raise NotFound(
             f"`supersedes` names notes not found in project {project.slug!r}: {missing}. "
-            "Use ids from search_notes or get_context of this project."
+            "Use ids of live notes of this project."
         )
     return [found[i] for i in ids]
 

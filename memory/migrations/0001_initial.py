@@ -50,6 +50,12 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
+                (
+                    "public_id",
+                    models.CharField(
+                        default=memory.models.new_project_id, editable=False, max_length=24, unique=True
+                    ),
+                ),
                 ("slug", models.SlugField(max_length=60)),
                 ("name", models.CharField(max_length=120)),
                 ("summary", models.TextField(blank=True)),

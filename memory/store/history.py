@@ -61,7 +61,7 @@ def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, 
         if revision is None:
             raise NotFound(
                 f"Note {note.public_id} has no stored revision {wanted} (current version {note.version}; "
-                "older revisions may have been pruned). Call list_note_revisions to see what is kept."
+                "older revisions may have been pruned). List the note's revisions to see what is kept."
             )
         source, editor, created = revision, revision.edited_by_id, revision.created_at
     return {

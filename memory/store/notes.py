@@ -99,7 +99,11 @@ def list_notes(
     )
     start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
     total = notes.count()
-    page = list(notes.select_related("project", "superseded_by")[start : start + count])
+    page = list(
+        notes.select_related("project", "superseded_by").prefetch_related("supersedes")[start : start + count]
+    )
+    for note in page:
+        note.supersedes_ids = [n.public_id for n in note.supersedes.all()]  # type: ignore[attr-defined]
     return {
         "project": target.slug,
         "notes": [note_dict(note, body=False) for note in page],

@@ -5,27 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from accounts import audit
-from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import (
-    registry,
-    transfer,
-)
+from memory import inputs, registry, transfer, validation
 from memory.notes import rfc3339
 from memory.scoping import project_for
-
-EXPORT_FORMATS = ("json", "markdown")
 
 
 @registry.read
 def export_project(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
     target = project_for(principal, project)
     fmt = "json" if format is None else format
-    if fmt not in EXPORT_FORMATS:
-        raise InvalidArgument("`format` must be json or markdown.")
+    validation.choice(fmt, "format", inputs.EXPORT_FORMATS)
     counts = transfer.export_counts(transfer.export_document(principal, target))
     url, expires_at = transfer.signed_export_url(principal, target, fmt)
-    audit.record(
+    audit.record_after_read(
         principal,
         "project.export_requested",
         project_id=target.pk,

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from accounts import actions
-from accounts.models import Membership
-from accounts.principal import principal_for_api_key
+from accounts.models import AuditEvent, Membership
+from accounts.principal import AuthMethod, principal_for_api_key, principal_for_session
+from memory import store
+from memory.models import Note
 
 
 def test_team_wide_key_acts_for_its_user_in_its_team(cast):
@@ -41,3 +45,52 @@ def test_key_dies_with_the_membership(cast):
 
 def test_unknown_key_is_none(cast):
     assert principal_for_api_key("kb_000000000000" + "x" * 40) is None
+
+
+def test_a_key_principal_names_its_credential_and_how_it_authenticated(cast):
+    raw = cast.key(cast.member)
+    principal = principal_for_api_key(raw)
+    assert principal is not None
+    assert principal.auth_method == AuthMethod.API_KEY
+    assert principal.credential_id == f"api_key:{raw[:15]}" and raw[15:] not in principal.credential_id
+    assert principal.rate_limit_key == principal.credential_id
+    # Two keys of one user are two credentials: each has its own rate limit.
+    other = principal_for_api_key(cast.key(cast.member))
+    assert other is not None and other.rate_limit_key != principal.rate_limit_key
+
+
+def test_the_real_client_name_replaces_the_default(cast):
+    principal = principal_for_api_key(cast.key(cast.member))
+    assert principal is not None and principal.client_name == "api-key"
+    assert principal.with_client("claude-code").client_name == "claude-code"
+    assert principal.with_client("  ").client_name == "api-key"
+    assert len(principal.with_client("x" * 500).client_name) == 100
+
+
+def test_web_session_principal_acts_in_the_chosen_team_only(cast):
+    principal = principal_for_session(cast.member, cast.acme.pk)
+    assert principal is not None
+    assert (principal.auth_method, principal.client_name, principal.team_id) == (
+        AuthMethod.SESSION,
+        "web",
+        cast.acme.pk,
+    )
+    assert principal_for_session(cast.member, cast.globex.pk) is None
+    cast.member.is_active = False
+    assert principal_for_session(cast.member, cast.acme.pk) is None
+
+
+def test_audit_rows_record_client_and_auth_method(cast):
+    principal = principal_for_api_key(cast.key(cast.member))
+    assert principal is not None
+    store.remember(principal.with_client("cursor"), "payments", "Deploys run from main only.")
+    event = AuditEvent.objects.filter(action="note.created").latest("pk")
+    assert (event.client, event.auth_method) == ("cursor", "api_key")
+    assert Note.objects.get(public_id=event.object_id).source == "cursor"
+
+
+def test_staff_operations_are_named_and_empty_by_default(cast):
+    principal = principal_for_session(cast.owner, cast.acme.pk)
+    assert principal is not None and not principal.may_staff("moderate")
+    staff = replace(principal, staff_operations=frozenset({"moderate"}))
+    assert staff.may_staff("moderate") and not staff.may_staff("delete_team")

@@ -35,7 +35,7 @@ def test_an_unknown_version_is_not_found(mcp, cast):
     note_id = save(cast, "Retries", "Three retries.")
     error = mcp.error(cast.key(cast.member), "get_note_revision", {"id": note_id, "version": 7})
     assert error["code"] == "not_found"
-    assert "list_note_revisions" in error["message"]
+    assert "List the note's revisions" in error["message"]  # an operation, not a tool name
 
 
 def test_read_only_callers_may_read(mcp, cast):

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from django.core import signing
+from django.db import connection, transaction
 
 from accounts.errors import InvalidArgument
 from memory.feed import changes_since
@@ -55,11 +57,11 @@ def follow(cast, **kwargs: Any) -> tuple[list[dict[str, Any]], list[dict[str, An
     return pages, [change for page in pages for change in page["changes"]]
 
 
-def test_oldest_first_by_updated_at_then_id_with_contract_fields(cast):
-    late = make(cast, created=0, updated=30, title="late", body="word " * 100, type="decision", version=3)
+def test_oldest_change_first_with_contract_fields(cast):
     early = make(cast, created=10)
     tie_a = make(cast, created=20)
     tie_b = make(cast, created=20)
+    late = make(cast, created=0, updated=30, title="late", body="word " * 100, type="decision", version=3)
 
     response = feed(cast)
 
@@ -176,13 +178,14 @@ def test_since_is_exclusive_and_its_cursor_can_be_kept(cast):
     assert ids(response) == [after.public_id]
     assert at_since.public_id not in ids(response)
 
-    # Nothing after `since` yet: the cursor keeps the since position.
+    # Nothing after `since` yet: the cursor continues from now, so every change committed later
+    # comes next (whatever time it carries: an import may write old timestamps).
     empty = feed(cast, since=stamp(11))
     assert empty["changes"] == []
     assert empty["has_more"] is False
-    make(cast, created=11)  # exactly at since: still not after it
+    imported_old = make(cast, created=11)
     newer = make(cast, created=12)
-    assert ids(feed(cast, cursor=empty["cursor"])) == [newer.public_id]
+    assert ids(feed(cast, cursor=empty["cursor"])) == [imported_old.public_id, newer.public_id]
 
 
 def test_since_with_offset_and_fraction_is_accepted(cast):
@@ -381,46 +384,80 @@ def test_unknown_type_or_status_names_the_allowed_values(cast):
         feed(cast, types="decision")
 
 
-def test_a_write_still_in_flight_is_not_skipped(cast, transactional_db):
-    """A transaction that took its updated_at earlier but commits later must not fall behind a cursor."""
-    import threading
+def _in_thread(work, *, started: threading.Event | None = None):
+    """Run `work` in a thread with its own connection; returns (thread, done event, result list)."""
+    done, result = threading.Event(), []
 
-    from django.db import connection as main_connection
-    from django.db import transaction
-
-    principal = cast.principal(cast.member)
-    written, release, finished = threading.Event(), threading.Event(), threading.Event()
-    slow_ids: list[str] = []
-
-    def slow_writer() -> None:
-        from django.db import connection
-
+    def run() -> None:
         try:
-            with transaction.atomic():
-                note = Note.objects.create(
-                    team=cast.acme, project=cast.payments, title="slow", body="slow", content_hash="s"
-                )
-                slow_ids.append(note.public_id)
-                written.set()
-                release.wait(timeout=20)
+            result.append(work())
         finally:
             connection.close()
-            finished.set()
+            done.set()
 
-    thread = threading.Thread(target=slow_writer)
+    thread = threading.Thread(target=run)
     thread.start()
+    return thread, done, result
+
+
+def _create(cast, team, project, title):
+    return Note.objects.create(team=team, project=project, title=title, body=title, content_hash=title)
+
+
+def test_a_write_still_in_flight_is_not_skipped(cast, transactional_db):
+    """A change that commits late is never passed by a cursor: a second writer of the same project
+    waits for the first, so change numbers are handed out in commit order."""
+    principal = cast.principal(cast.member)
+    written, release = threading.Event(), threading.Event()
+
+    def slow_writer() -> str:
+        with transaction.atomic():
+            note = _create(cast, cast.acme, cast.payments, "slow")
+            written.set()
+            assert release.wait(timeout=20)
+            return note.public_id
+
+    slow, slow_done, slow_id = _in_thread(slow_writer)
     assert written.wait(timeout=20)
-    fast = Note.objects.create(
-        team=cast.acme, project=cast.payments, title="fast", body="fast", content_hash="f"
-    )
+    fast, fast_done, fast_note = _in_thread(lambda: _create(cast, cast.acme, cast.payments, "fast"))
+    # The fast writer waits for the slow one's project lock, so a reader now sees neither.
+    assert not fast_done.wait(timeout=1)
     first = changes_since(principal, cast.payments, since=None, cursor=None, types=None, statuses=None)
-    # The fast note is newer than the slow writer's open transaction: it waits for that to settle.
-    assert [c["id"] for c in first["changes"]] == []
+    assert first["changes"] == []
     release.set()
-    assert finished.wait(timeout=20)
-    thread.join()
+    assert slow_done.wait(timeout=20) and fast_done.wait(timeout=20)
+    slow.join()
+    fast.join()
     second = changes_since(
         principal, cast.payments, since=None, cursor=first["cursor"], types=None, statuses=None
     )
-    assert [c["id"] for c in second["changes"]] == [slow_ids[0], fast.public_id]
-    assert main_connection.in_atomic_block is False
+    assert [c["id"] for c in second["changes"]] == [slow_id[0], fast_note[0].public_id]
+
+
+def test_another_tenants_open_transaction_does_not_hold_back_the_feed(cast, transactional_db):
+    principal = cast.principal(cast.member)
+    written, release = threading.Event(), threading.Event()
+
+    def globex_writer() -> None:
+        with transaction.atomic():
+            _create(cast, cast.globex, cast.lab, "globex, still open")
+            written.set()
+            assert release.wait(timeout=20)
+
+    other, other_done, _ = _in_thread(globex_writer)
+    try:
+        assert written.wait(timeout=20)
+        mine = _create(cast, cast.acme, cast.payments, "acme, committed")
+        page = changes_since(principal, cast.payments, since=None, cursor=None, types=None, statuses=None)
+        assert [c["id"] for c in page["changes"]] == [mine.public_id]
+    finally:
+        release.set()
+        assert other_done.wait(timeout=20)
+        other.join()
+
+
+def test_bookkeeping_updates_are_not_changes(cast):
+    note = make(cast, created=0)
+    first = feed(cast)
+    Note.objects.filter(pk=note.pk).update(access_count=5, embedding_model="m", embedding_hash="h")
+    assert feed(cast, cursor=first["cursor"])["changes"] == []

@@ -49,7 +49,9 @@ def test_tool_enums_are_the_model_choices(schemas):
 def test_tool_arguments_are_validated_at_the_declared_limits(tool, argument, limit, sample):
     # The published schema drops length limits to save tokens (mcp_gateway/schema.py); the
     # argument model the SDK validates with keeps them, taken from memory.inputs.
-    model = build_server(http=False)._tool_manager.get_tool(tool).fn_metadata.arg_model
+    registered = build_server(http=False)._tool_manager.get_tool(tool)
+    assert registered is not None
+    model = registered.fn_metadata.arg_model
     required = {"remember": {"project": "p", "content": "c"}, "delete_note": {"id": "n"}}.get(tool, {})
     base = {"create_project": {"name": "n"}, "rename_tag": {"project": "p", "old": "o", "new": "n"}}.get(
         tool, required

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from accounts.models import AuditEvent
 from memory.models import IdempotencyRecord, Note, NoteStatus
 from tests.mcp_gateway.state import NOTE_FIELDS, db_state, save, text_matches_structured
 
@@ -135,3 +136,11 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert not Note.objects.exists()
+
+
+def test_the_note_and_its_audit_row_name_the_real_client(mcp, cast):
+    note = mcp.ok(cast.key(cast.member), "remember", {"project": "payments", "content": OPAQUE})["note"]
+    # The official client's clientInfo name rides each request; "api-key" was the old placeholder.
+    assert note["source"] == "mcp"
+    event = AuditEvent.objects.get(action="note.created", object_id=note["id"])
+    assert (event.client, event.auth_method) == ("mcp", "api_key")

@@ -21,6 +21,7 @@ install: $(VENV)/.installed
 
 run: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py backfill_embeddings
 	$(PY) manage.py ensure_demo
 	$(MAKE) --no-print-directory serve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import django_stubs_ext
@@ -25,12 +26,20 @@ SECRET_KEY = env_str("SECRET_KEY", _DEFAULT_SECRET_KEY)
 DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when KNOWNBASE_ENV=production")
-if PRODUCTION and (SECRET_KEY == _DEFAULT_SECRET_KEY or len(SECRET_KEY) < 32):
+if PRODUCTION and (
+    SECRET_KEY == _DEFAULT_SECRET_KEY
+    or len(SECRET_KEY) < 32
+    # Django's own deployment check (security.W009) also rejects keys like "xxxx…" and generated
+    # development keys; a placeholder that merely is long enough is no secret.
+    or len(set(SECRET_KEY)) < 5
+    or SECRET_KEY.startswith("django-insecure-")
+):
     raise ImproperlyConfigured("SECRET_KEY must be set to a random value of 32+ characters in production")
 
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https")).rstrip("/")
 MCP_URL = f"{SITE_URL}/mcp"
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# No "testserver": the test client's host is added by Django's test set-up (pytest-django runs it).
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 _site_host = urlsplit(SITE_URL).hostname or ""
 if _site_host and _site_host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
     ALLOWED_HOSTS.append(_site_host)
@@ -57,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Serves /static/ (the admin's CSS and JS) from the ASGI process; no separate file server needed.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -87,18 +98,42 @@ TEMPLATES = [
 # Database: DATABASE_URL when given, else the embedded PostgreSQL in KNOWNBASE_DATA_DIR.
 KNOWNBASE_DATA_DIR = Path(env_str("KNOWNBASE_DATA_DIR", str(BASE_DIR / ".data"))).expanduser().resolve()
 DATABASE_URL = env_url("DATABASE_URL", schemes=("postgres", "postgresql"))
+# Under ASGI each request and each tool call runs in a thread of its own, so per-thread persistent
+# connections (CONN_MAX_AGE) would pile up one per thread. A psycopg pool per process lends a
+# connection for the request or tool call and takes it back when Django closes it.
+DB_POOL = env_bool("DB_POOL", default=True)
+_db_options: dict[str, Any] = {}
+if DB_POOL:
+    # 0: connections open on demand and wait in the pool between uses (closing after 10 idle
+    # minutes). Celery closes a prefork child's pool around every task, so a pool that opened
+    # connections in advance would open extra ones per task.
+    _pool_min = env_int("DB_POOL_MIN_SIZE", 0, minimum=0)
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 10, minimum=1)
+    if _pool_max < _pool_min:
+        raise ImproperlyConfigured(
+            f"DB_POOL_MAX_SIZE ({_pool_max}) must be at least DB_POOL_MIN_SIZE ({_pool_min})"
+        )
+    _db_options["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        # How long a request waits for a free connection before it fails (psycopg's default is 30 s).
+        "timeout": float(env_int("DB_POOL_TIMEOUT_SECONDS", 10, minimum=1, maximum=300)),
+    }
+DATABASES: dict[str, dict[str, Any]]
 if DATABASE_URL:
-    DATABASES = {"default": database_from_url(DATABASE_URL)}
+    DATABASES = {"default": {**database_from_url(DATABASE_URL), "OPTIONS": _db_options}}
 else:
     DATABASES = {
         "default": {
             "ENGINE": "knownbase.db_backend",
             "NAME": env_str("KNOWNBASE_DB_NAME", "knownbase"),
             "USER": "postgres",
-            "OPTIONS": {"embedded_data_dir": str(KNOWNBASE_DATA_DIR)},
+            "OPTIONS": {"embedded_data_dir": str(KNOWNBASE_DATA_DIR), **_db_options},
         }
     }
-DATABASES["default"]["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+# Django refuses a pool with persistent connections; without a pool (DB_POOL=off, e.g. behind
+# PgBouncer) a connection lasts one request or tool call.
+DATABASES["default"]["CONN_MAX_AGE"] = 0
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -131,7 +166,13 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = KNOWNBASE_DATA_DIR / "static"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(KNOWNBASE_DATA_DIR / "static"))).expanduser().resolve()
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Gzipped copies made by collectstatic, served by WhiteNoise to clients that accept them. Not the
+    # manifest (hashed names) variant: it makes every {% static %} fail until collectstatic has run.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION

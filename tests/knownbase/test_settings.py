@@ -1,27 +1,54 @@
-"""Production mode refuses unsafe settings; checked in a fresh interpreter per case."""
+"""Settings read from the environment, each case checked in a fresh interpreter (no test set-up)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-GOOD_SECRET = "k" * 40
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_SECRET = "kb-test-5f0c9a1e7d3b48c2a6e1f9d07b3c5a8e"
+# Every variable these tests set or whose default they check; the rest of the environment is kept.
+CONTROLLED = (
+    "DEBUG",
+    "SECRET_KEY",
+    "KNOWNBASE_ENV",
+    "REDIS_URL",
+    "DATABASE_URL",
+    "ALLOWED_HOSTS",
+    "SITE_URL",
+    "DB_POOL",
+    "DB_POOL_MIN_SIZE",
+    "DB_POOL_MAX_SIZE",
+    "DB_POOL_TIMEOUT_SECONDS",
+    "STATIC_ROOT",
+)
 
 
-def import_settings(**env: str) -> subprocess.CompletedProcess[str]:
-    clean = {
-        k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "KNOWNBASE_ENV", "REDIS_URL")
-    }
+def import_settings(
+    expression: str = "[s.DEBUG, s.CELERY_BROKER_URL]", **env: str
+) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     return subprocess.run(
-        [sys.executable, "-c", "import knownbase.settings as s; print(s.DEBUG, s.CELERY_BROKER_URL)"],
+        [sys.executable, "-c", f"import json, knownbase.settings as s; print(json.dumps({expression}))"],
         env={**clean, **env},
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def settings_value(expression: str, **env: str) -> Any:
+    result = import_settings(expression, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 @pytest.mark.parametrize(
@@ -30,9 +57,17 @@ def import_settings(**env: str) -> subprocess.CompletedProcess[str]:
         ({"KNOWNBASE_ENV": "production", "SECRET_KEY": GOOD_SECRET, "DEBUG": "1"}, "DEBUG must be off"),
         ({"KNOWNBASE_ENV": "production"}, "SECRET_KEY must be set"),
         ({"KNOWNBASE_ENV": "production", "SECRET_KEY": "short"}, "SECRET_KEY must be set"),
+        ({"KNOWNBASE_ENV": "production", "SECRET_KEY": "x" * 50}, "SECRET_KEY must be set"),
+        (
+            {"KNOWNBASE_ENV": "production", "SECRET_KEY": "django-insecure-" + GOOD_SECRET},
+            "SECRET_KEY must be set",
+        ),
         ({"KNOWNBASE_ENV": "staging"}, "KNOWNBASE_ENV must be"),
         ({"DEBUG": "perhaps"}, "DEBUG must be one of"),
         ({"REDIS_URL": "http://x"}, "REDIS_URL must be a URL"),
+        ({"DB_POOL": "sometimes"}, "DB_POOL must be one of"),
+        ({"DB_POOL_MIN_SIZE": "5", "DB_POOL_MAX_SIZE": "4"}, "DB_POOL_MAX_SIZE (4) must be at least"),
+        ({"DB_POOL_MAX_SIZE": "0"}, "DB_POOL_MAX_SIZE must be at least 1"),
     ],
 )
 def test_bad_settings_refuse_to_load(env, message):
@@ -42,11 +77,69 @@ def test_bad_settings_refuse_to_load(env, message):
 
 
 def test_production_with_safe_settings_loads():
-    result = import_settings(KNOWNBASE_ENV="production", SECRET_KEY=GOOD_SECRET)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["False", "memory://"]
+    assert settings_value(
+        "[s.DEBUG, s.CELERY_BROKER_URL]", KNOWNBASE_ENV="production", SECRET_KEY=GOOD_SECRET
+    ) == [
+        False,
+        "memory://",
+    ]
 
 
 def test_redis_url_switches_celery_to_the_broker():
-    result = import_settings(REDIS_URL="redis://127.0.0.1:6379/3")
-    assert result.stdout.split() == ["True", "redis://127.0.0.1:6379/3"]
+    assert settings_value("[s.DEBUG, s.CELERY_BROKER_URL]", REDIS_URL="redis://127.0.0.1:6379/3") == [
+        True,
+        "redis://127.0.0.1:6379/3",
+    ]
+
+
+def test_testserver_is_not_an_allowed_host_without_test_set_up():
+    hosts = settings_value("s.ALLOWED_HOSTS")
+    assert "testserver" not in hosts
+    assert "localhost" in hosts
+    # The test client's host comes from Django's test set-up, which pytest-django runs for this process.
+    from django.conf import settings
+
+    assert "testserver" in settings.ALLOWED_HOSTS
+
+
+DB = "s.DATABASES['default']"
+
+
+def test_embedded_database_uses_a_pool_by_default():
+    default = settings_value(DB)
+    assert default["ENGINE"] == "knownbase.db_backend"
+    assert default["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+    assert default["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 10, "timeout": 10.0}
+    assert default["OPTIONS"]["embedded_data_dir"]
+
+
+def test_pool_size_and_timeout_come_from_the_environment():
+    default = settings_value(
+        DB,
+        DATABASE_URL="postgresql://kb:pw@db.internal:5433/knownbase",
+        DB_POOL_MIN_SIZE="2",
+        DB_POOL_MAX_SIZE="4",
+        DB_POOL_TIMEOUT_SECONDS="3",
+    )
+    assert default["ENGINE"] == "django.db.backends.postgresql"
+    assert default["OPTIONS"] == {"pool": {"min_size": 2, "max_size": 4, "timeout": 3.0}}
+    assert default["CONN_MAX_AGE"] == 0
+
+
+def test_pool_can_be_turned_off():
+    default = settings_value(DB, DB_POOL="off")
+    assert "pool" not in default["OPTIONS"]
+    assert default["CONN_MAX_AGE"] == 0
+
+
+def test_docker_image_and_compose_run_in_production_and_need_a_secret_key():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^ENV .*\bKNOWNBASE_ENV=production\b", dockerfile, re.MULTILINE)
+    assert "SECRET_KEY" not in re.findall(r"^ENV (.*)$", dockerfile, re.MULTILINE)[0]
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    for name in ("web", "worker"):
+        environment = compose["services"][name]["environment"]
+        assert environment["KNOWNBASE_ENV"] == "production"
+        # ${VAR:?message} makes `docker compose` stop with the message when VAR is unset or empty.
+        assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", environment["SECRET_KEY"]), environment

@@ -140,6 +140,9 @@ class Note(models.Model):
     importance = models.FloatField(default=0.5)
     tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
     source = models.CharField(max_length=100, blank=True, help_text="Which client wrote it.")
+    last_edited_client = models.CharField(
+        max_length=100, blank=True, help_text="Which client made the current version."
+    )
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.TEAM)
     superseded_by = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"

@@ -105,15 +105,21 @@ def edit_note(
     NoteRevision.objects.create(
         note=locked,
         version=locked.version,
+        # The revision is the state at its version: who made that version, and through which client.
         edited_by_id=locked.last_edited_by_id or locked.author_id,
-        client=locked.source,
+        client=locked.last_edited_client or locked.source,
         created_at=locked.updated_at,
         **{field: getattr(locked, field) for field in REVISIONED_FIELDS},
     )
     now = timezone.now()
     if "body" in values:
         values["content_hash"] = content_hash(values["body"])
-    values.update(updated_at=now, last_edited_by_id=principal.user_id, version=F("version") + 1)
+    values.update(
+        updated_at=now,
+        last_edited_by_id=principal.user_id,
+        last_edited_client=principal.client_name,
+        version=F("version") + 1,
+    )
     # The version filter makes the update conditional even if a caller forgot the row lock.
     updated = Note.objects.filter(pk=locked.pk, version=locked.version).update(**values)
     if updated != 1:

@@ -193,6 +193,7 @@ def create_note(
         else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
         visibility=memory.visibility,
         source=memory.source or principal.client_name,
+        last_edited_client=principal.client_name,
         content_hash=content_hash(memory.content),
         created_at=now,
         updated_at=now,

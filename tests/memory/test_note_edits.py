@@ -187,3 +187,15 @@ def test_foreign_ids_are_not_found_for_every_edit(cast, note_id, who):
             call()
     note = Note.objects.get(public_id=note_id)
     assert (note.version, note.title, note.deleted_at) == (1, "Retries", None)
+
+
+def test_a_revision_names_the_editor_and_client_of_its_version_not_the_creator(cast):
+    created = store.create_note(cast.principal(cast.member).with_client("cursor"), "payments", "T", "v1")
+    note_id = created["note"]["id"]
+    store.update_note(cast.principal(cast.owner).with_client("claude-code"), note_id, body="v2")
+    store.update_note(cast.principal(cast.member).with_client("web"), note_id, body="v3")
+    revisions = {r.version: r for r in NoteRevision.objects.filter(note__public_id=note_id)}
+    assert (revisions[1].edited_by_id, revisions[1].client) == (cast.member.pk, "cursor")
+    assert (revisions[2].edited_by_id, revisions[2].client) == (cast.owner.pk, "claude-code")
+    note = Note.objects.get(public_id=note_id)
+    assert (note.source, note.last_edited_client, note.last_edited_by_id) == ("cursor", "web", cast.member.pk)

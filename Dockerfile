@@ -1,5 +1,5 @@
 # Production image: web (uvicorn) by default; run the worker with
-#   celery -A knownbase worker --concurrency=2
+#   celery -A knownbase worker -B --concurrency=2   (-B: also the periodic clean-ups, in one worker only)
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 KNOWNBASE_ENV=production STATIC_ROOT=/app/static

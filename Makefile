@@ -30,7 +30,7 @@ serve: install
 	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on
 
 worker: install
-	$(VENV)/bin/celery -A knownbase worker --loglevel=INFO --concurrency=2
+	$(VENV)/bin/celery -A knownbase worker -B --loglevel=INFO --concurrency=2
 
 lint: install
 	$(VENV)/bin/ruff check .

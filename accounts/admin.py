@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.http import HttpRequest
 
-from accounts.models import ApiKey, AuditEvent, Membership, Team, User
+from accounts.models import ApiKey, AuditEvent, Membership, OAuthConnection, Team, User
 
 
 @admin.register(User)
@@ -52,6 +52,22 @@ class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
     search_fields = ["lookup", "name", "team__slug", "user__email"]
     readonly_fields = ["lookup", "digest", "project_id", "created_at", "last_used_at"]
     raw_id_fields = ["team", "user"]
+
+
+@admin.register(OAuthConnection)
+class OAuthConnectionAdmin(admin.ModelAdmin[OAuthConnection]):
+    """Read-only: a connection is made on the consent page and revoked on the Connected apps page,
+    which also revokes its tokens."""
+
+    list_display = ["public_id", "application", "user", "team", "project_id", "read_only", "last_used_at"]
+    list_filter = ["read_only"]
+    search_fields = ["public_id", "user__email", "team__slug", "application__name"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(AuditEvent)

@@ -1,17 +1,20 @@
-"""Users, teams (the tenant), memberships, API keys and the audit log."""
+"""Users, teams (the tenant), memberships, API keys, OAuth connections and the audit log."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+import uuid
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.contrib.auth.models import PermissionsMixin
 from django.db import models
 from django.utils import timezone
+from oauth2_provider.models import AccessToken, RefreshToken
 
 from accounts.ids import new_public_id
 
@@ -198,6 +201,133 @@ class ApiKey(models.Model):
         if self.revoked_at is None:
             self.revoked_at = now or timezone.now()
             self.save(update_fields=["revoked_at"])
+
+
+# The product's OAuth scopes (DOT's SCOPES setting): every token that reaches /mcp carries `read`;
+# `write` is granted when the user chose read-write on the consent page.
+OAUTH_READ_SCOPE = "read"
+OAUTH_WRITE_SCOPE = "write"
+
+
+def new_oauth_connection_id() -> str:
+    return new_public_id("oc_")
+
+
+def same_resource(a: str, b: str) -> bool:
+    """RFC 8707 resource indicators naming the same resource: scheme and host compared without
+    case, a trailing slash aside; everything else byte for byte."""
+    left, right = urlsplit(a), urlsplit(b)
+    return (
+        left.scheme.lower() == right.scheme.lower()
+        and left.netloc.lower() == right.netloc.lower()
+        and left.path.rstrip("/") == right.path.rstrip("/")
+        and left.query == right.query
+        and not left.fragment
+        and not right.fragment
+    )
+
+
+class OAuthConnectionQuerySet(models.QuerySet["OAuthConnection"]):
+    def live(self) -> OAuthConnectionQuerySet:
+        """Connections whose tokens still work: not revoked, and their refresh-token family still
+        has an unrevoked member (a reused refresh token revokes the whole family)."""
+        live_family = RefreshToken.objects.filter(token_family=models.OuterRef("token_family"), revoked=None)
+        return self.filter(revoked_at__isnull=True, token_family__isnull=False).filter(
+            models.Exists(live_family)
+        )
+
+
+class OAuthConnection(models.Model):
+    """What a user approved on the consent page for one OAuth client: the team it acts in, optionally
+    one project, and read-only or read-write. The tokens it produced (one refresh-token family) act
+    exactly like an API key of that scope."""
+
+    public_id = models.CharField(max_length=24, unique=True, default=new_oauth_connection_id, editable=False)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="oauth_connections")
+    application = models.ForeignKey("oauth2_provider.Application", on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="oauth_connections")
+    # memory.Project's primary key, a plain column for the same reason as ApiKey.project_id.
+    project_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    read_only = models.BooleanField(default=False)
+    # The authorization code the consent produced, until the client exchanges it for tokens.
+    code = models.ForeignKey("oauth2_provider.Grant", on_delete=models.SET_NULL, null=True, related_name="+")
+    # Set when the code is exchanged: every later access and refresh token belongs to this family.
+    token_family = models.UUIDField(null=True, blank=True, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OAuthConnectionQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"], name="oauth_conn_user_time_idx")]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @classmethod
+    def bind_token_family(cls, code: str, token_family: uuid.UUID) -> None:
+        """Tie the tokens minted for `code` to the connection the consent for that code created."""
+        cls.objects.filter(code__code=code, token_family__isnull=True).update(
+            token_family=token_family, code=None
+        )
+
+    @classmethod
+    def authenticate(
+        cls, raw_token: str, resource: str, now: datetime | None = None
+    ) -> tuple[OAuthConnection, AccessToken] | None:
+        """The live connection and access token for `raw_token`, or None when the token is unknown,
+        expired, not issued for `resource`, lacks the product's scope (the registration token of
+        dynamic client registration has only its own), or its connection was revoked."""
+        token = (
+            AccessToken.objects.select_related("application")
+            .filter(token_checksum=hashlib.sha256(raw_token.encode()).hexdigest())
+            .first()
+        )
+        now = now or timezone.now()
+        if token is None or token.user_id is None or token.expires <= now:
+            return None
+        if OAUTH_READ_SCOPE not in token.scope.split():
+            return None
+        if not any(same_resource(issued, resource) for issued in token.resource or []):
+            return None
+        # Every live access token is paired with the refresh token minted with it (rotation
+        # revokes the pair together), which names the family.
+        family = (
+            RefreshToken.objects.filter(access_token_id=token.pk, revoked__isnull=True)
+            .values_list("token_family", flat=True)
+            .first()
+        )
+        if family is None:
+            return None
+        connection = (
+            cls.objects.select_related("application")
+            .filter(
+                token_family=family,
+                revoked_at__isnull=True,
+                user_id=token.user_id,
+                application_id=token.application_id,
+                user__is_active=True,
+            )
+            .first()
+        )
+        if connection is None:
+            return None
+        return connection, token
+
+    @property
+    def client_name(self) -> str:
+        return str(self.application.name or self.application.client_id)
+
+    def touch(self, now: datetime | None = None) -> None:
+        """Record use, writing at most once per LAST_USED_RESOLUTION."""
+        now = now or timezone.now()
+        if self.last_used_at and now - self.last_used_at < LAST_USED_RESOLUTION:
+            return
+        OAuthConnection.objects.filter(pk=self.pk).filter(
+            models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - LAST_USED_RESOLUTION)
+        ).update(last_used_at=now)
+        self.last_used_at = now
 
 
 def new_audit_event_id() -> str:

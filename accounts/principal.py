@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from accounts.models import ApiKey, Membership, Role, User
+from django.conf import settings
+
+from accounts.models import OAUTH_WRITE_SCOPE, ApiKey, Membership, OAuthConnection, Role, User
 
 MAX_CLIENT_NAME = 100
 
@@ -94,6 +96,30 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
         project_id=key.project_id,
         read_only=key.read_only,
         client_name=client_name or "api-key",
+    )
+
+
+def principal_for_oauth_token(raw_token: str, resource: str | None = None) -> Principal | None:
+    """The Principal an OAuth access token acts as: exactly an API key of the scope chosen on the
+    consent page (team, optional project, read-only or read-write), named after the OAuth client.
+    None when the token is unknown, expired, revoked, issued for another resource than /mcp, lacks
+    the product's scope, or its user is no longer a member of the connection's team. `resource`
+    is the server's /mcp URL (settings.MCP_URL unless the caller serves another)."""
+    found = OAuthConnection.authenticate(raw_token, resource or settings.MCP_URL)
+    if found is None:
+        return None
+    connection, token = found
+    membership = Membership.objects.filter(team_id=connection.team_id, user_id=connection.user_id).first()
+    if membership is None:
+        return None
+    connection.touch()
+    return principal_for_membership(
+        membership,
+        auth_method=AuthMethod.OAUTH,
+        credential_id=f"oauth:{connection.public_id}",
+        project_id=connection.project_id,
+        read_only=connection.read_only or OAUTH_WRITE_SCOPE not in token.scope.split(),
+        client_name=connection.client_name,
     )
 
 

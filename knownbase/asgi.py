@@ -7,6 +7,7 @@ MCP session managers there (run uvicorn with --lifespan on).
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -16,14 +17,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 django_app = get_asgi_application()
 
 from mcp_gateway.ratelimit import IpRateLimit  # noqa: E402  (needs Django set up)
-from mcp_gateway.server import build_http_app, build_server  # noqa: E402
-
-_full_server = build_server()
-_core_server = build_server(core_only=True)
-mcp_app = IpRateLimit(build_http_app(_full_server))
-mcp_core_app = IpRateLimit(build_http_app(_core_server))
+from mcp_gateway.server import KnownbaseMCP, build_http_app, build_server  # noqa: E402
 
 Scope = dict[str, Any]
+AsgiApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
 def is_mcp_path(path: str) -> bool:
@@ -35,14 +32,14 @@ def _wants_core(scope: Scope) -> bool:
     return "toolset=core" in query.split("&")
 
 
-async def _lifespan(receive: Any, send: Any) -> None:
+async def _lifespan(servers: list[KnownbaseMCP], receive: Any, send: Any) -> None:
     async with AsyncExitStack() as stack:
         message = await receive()
         if message["type"] != "lifespan.startup":
             return
         try:
-            await stack.enter_async_context(_full_server.session_manager.run())
-            await stack.enter_async_context(_core_server.session_manager.run())
+            for server in servers:
+                await stack.enter_async_context(server.session_manager.run())
         except Exception as exc:
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
             return
@@ -52,11 +49,24 @@ async def _lifespan(receive: Any, send: Any) -> None:
     await send({"type": "lifespan.shutdown.complete"})
 
 
-async def application(scope: Scope, receive: Any, send: Any) -> None:
-    if scope["type"] == "lifespan":
-        await _lifespan(receive, send)
-    elif scope["type"] == "http" and is_mcp_path(scope.get("path", "")):
-        app = mcp_core_app if _wants_core(scope) else mcp_app
-        await app(scope, receive, send)
-    else:
-        await django_app(scope, receive, send)
+def build_application() -> AsgiApp:
+    """The router with MCP apps built from the current settings (SITE_URL names the resource and
+    its authorization server in the OAuth metadata)."""
+    full_server = build_server()
+    core_server = build_server(core_only=True)
+    mcp_app = IpRateLimit(build_http_app(full_server))
+    mcp_core_app = IpRateLimit(build_http_app(core_server))
+
+    async def application(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan([full_server, core_server], receive, send)
+        elif scope["type"] == "http" and is_mcp_path(scope.get("path", "")):
+            app = mcp_core_app if _wants_core(scope) else mcp_app
+            await app(scope, receive, send)
+        else:
+            await django_app(scope, receive, send)
+
+    return application
+
+
+application = build_application()

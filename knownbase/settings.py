@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -152,13 +153,26 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "knownbase")
+# Run by the beat scheduler inside the worker (`celery worker -B`, as `make worker` and compose do).
+CELERY_BEAT_SCHEDULE = {
+    "delete-unused-oauth-registrations": {
+        "task": "accounts.tasks.delete_unused_oauth_registrations",
+        "schedule": 3600.0,
+    },
+}
+# Beat only records when each entry last ran; a lost file means one early run, so a temporary
+# folder (writable in the container, unlike /app) is enough.
+CELERY_BEAT_SCHEDULE_FILENAME = env_str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "knownbase-celerybeat-schedule")
+)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/login/"
+LOGIN_REDIRECT_URL = "/"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -216,3 +230,57 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+
+# OAuth 2.1 for MCP clients (django-oauth-toolkit as the authorization server; /mcp is the resource).
+# An MCP client that knows only the /mcp URL discovers the server (RFC 9728 → RFC 8414), registers
+# itself (RFC 7591, anonymous public clients), and runs the authorization code flow with PKCE S256.
+OAUTH_ACCESS_TOKEN_SECONDS = env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600, minimum=60, maximum=86400)
+OAUTH_REFRESH_TOKEN_DAYS = env_int("OAUTH_REFRESH_TOKEN_DAYS", 30, minimum=1, maximum=365)
+OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE = env_int("OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE", 10, minimum=0)
+# DOT's models are swappable; naming the defaults lets migrations that point at them resolve.
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"  # noqa: S105 - a model name
+OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"  # noqa: S105 - a model name
+OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"  # noqa: S105 - a model name
+OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
+OAUTH2_PROVIDER = {
+    "OAUTH2_VALIDATOR_CLASS": "knownbase.oauth.validator.KnownbaseValidator",
+    "OAUTH2_SERVER_CLASS": "knownbase.oauth.validator.KnownbaseServer",
+    # The issuer and endpoint URLs come from SITE_URL, not from whatever Host a request carried.
+    "OIDC_ISS_ENDPOINT": SITE_URL,
+    "SCOPES": {"read": "Read the team's project memory", "write": "Write to the team's project memory"},
+    "DEFAULT_SCOPES": ["read"],
+    "ACCESS_TOKEN_EXPIRE_SECONDS": OAUTH_ACCESS_TOKEN_SECONDS,
+    # Sliding: a refresh token dies this long after its last access token expired.
+    "REFRESH_TOKEN_EXPIRE_SECONDS": OAUTH_REFRESH_TOKEN_DAYS * 86400,
+    "ROTATE_REFRESH_TOKEN": True,
+    # Presenting a rotated refresh token again revokes its whole family and deletes its access tokens.
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    "PKCE_REQUIRED": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    "ALLOW_LOCALHOST_LOOPBACK": True,
+    "REQUEST_APPROVAL_PROMPT": "force",
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("oauth2_provider.dcr.AllowAllDCRPermission",),
+    # The registration access token only manages the registration (RFC 7592); it never reaches /mcp.
+    "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": 3600,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none", "client_secret_basic", "client_secret_post"],
+    # RFC 9700 gates: refuse plain PKCE, the implicit and password grants and tokens in query
+    # strings; store token digests only; put `iss` in authorization responses (RFC 9207).
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+}
+# DOT's deploy check warns about "http" among the redirect schemes as a whole; knownbase/oauth/
+# redirects.py allows http only on loopback hosts (RFC 8252 native clients), at registration and
+# at authorization.
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]

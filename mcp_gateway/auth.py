@@ -6,17 +6,17 @@ from contextvars import ContextVar
 from dataclasses import replace
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import close_old_connections
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from pydantic import ConfigDict
 
-from accounts.principal import Principal, principal_for_api_key
+from accounts.models import API_KEY_PREFIX, OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE
+from accounts.principal import AuthMethod, Principal, principal_for_api_key, principal_for_oauth_token
 from billing.models import Plan
 
-READ_SCOPE = "read"
-WRITE_SCOPE = "write"
+READ_SCOPE = OAUTH_READ_SCOPE
+WRITE_SCOPE = OAUTH_WRITE_SCOPE
 
 
 class PrincipalAccessToken(AccessToken):
@@ -26,10 +26,15 @@ class PrincipalAccessToken(AccessToken):
     principal: Principal
 
 
-def _resolve_api_key(token: str) -> Principal | None:
+def _resolve_credential(token: str, resource: str) -> Principal | None:
+    """An API key (kb_…) or else an OAuth access token issued for `resource`; both resolve to the
+    same kind of Principal."""
     close_old_connections()
     try:
-        principal = principal_for_api_key(token)
+        if token.startswith(API_KEY_PREFIX):
+            principal = principal_for_api_key(token)
+        else:
+            principal = principal_for_oauth_token(token, resource=resource)
         if principal is None:
             return None
         return with_plan_rate(principal)
@@ -43,8 +48,12 @@ def with_plan_rate(principal: Principal) -> Principal:
 
 
 class CredentialVerifier:
+    def __init__(self, resource: str) -> None:
+        # The /mcp URL this server answers as (RFC 8707): OAuth tokens must have been issued for it.
+        self.resource = resource
+
     async def verify_token(self, token: str) -> AccessToken | None:
-        principal = await sync_to_async(_resolve_api_key, thread_sensitive=False)(token)
+        principal = await sync_to_async(_resolve_credential, thread_sensitive=False)(token, self.resource)
         if principal is None:
             return None
         scopes = [READ_SCOPE] if principal.read_only else [READ_SCOPE, WRITE_SCOPE]
@@ -52,7 +61,7 @@ class CredentialVerifier:
             token=token,
             client_id=principal.credential_id,
             scopes=scopes,
-            resource=settings.MCP_URL,
+            resource=self.resource,
             subject=str(principal.user_id),
             principal=principal,
         )
@@ -76,4 +85,8 @@ def current_principal() -> Principal:
             # Over HTTP the auth middleware rejects unauthenticated requests before any tool runs.
             raise PermissionError("no authenticated principal for this request")
         principal = fallback
+    if principal.auth_method == AuthMethod.OAUTH:
+        # The user approved this client by its registered name; that name stays the source of
+        # what it writes rather than whatever clientInfo the session declares.
+        return principal
     return principal.with_client(calling_client.get())

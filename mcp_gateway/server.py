@@ -122,7 +122,7 @@ def build_server(core_only: bool = False, *, http: bool = True) -> KnownbaseMCP:
         server = KnownbaseMCP(
             name="knownbase",
             instructions=INSTRUCTIONS,
-            token_verifier=CredentialVerifier(),
+            token_verifier=CredentialVerifier(settings.MCP_URL),
             # Plain strings, validated by the model: a parsed URL would gain a trailing slash.
             auth=AuthSettings.model_validate(
                 {

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -27,11 +28,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def mcp_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
-    from knownbase.asgi import application
-
-    port = free_port()
+@contextmanager
+def serving(application: Any, port: int, django_db_blocker: Any) -> Iterator[None]:
+    """Run `application` under uvicorn in a thread of this process until the block ends."""
     server = uvicorn.Server(
         uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on", log_level="warning")
     )
@@ -43,7 +42,7 @@ def mcp_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
             if time.monotonic() > deadline or not thread.is_alive():
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield
         server.should_exit = True
         thread.join(timeout=10)
         # Worker threads keep their connections; end them so the test database can be dropped.
@@ -54,6 +53,15 @@ def mcp_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
+
+
+@pytest.fixture(scope="session")
+def mcp_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    from knownbase.asgi import application
+
+    port = free_port()
+    with serving(application, port, django_db_blocker):
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 class McpCaller:

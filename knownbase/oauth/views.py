@@ -1,0 +1,203 @@
+"""The authorization server's pages and endpoints: DOT's views with the product's policy on top
+(the consent page, registration limits), and the Connected apps page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+from oauth2_provider.models import Application
+from oauth2_provider.views import AuthorizationView
+from oauth2_provider.views.dynamic_client_registration import (
+    DynamicClientRegistrationManagementView,
+    DynamicClientRegistrationView,
+)
+
+from accounts import oauth
+from accounts.models import OAuthConnection, User
+from billing.ratelimit import hit
+from knownbase.oauth.forms import ConsentForm
+from knownbase.oauth.redirects import is_loopback, redirect_uri_problem
+from knownbase.oauth.validator import CONSENT
+from memory.models import Project
+
+# Grant types a registration may ask for: the authorization code flow and its refresh tokens.
+SUPPORTED_GRANT_TYPES = frozenset({"authorization_code", "refresh_token"})
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # the views below require a signed-in user
+    return user
+
+
+class ConsentView(AuthorizationView):
+    """DOT's authorization endpoint; its form is the consent page, where the user chooses the
+    team, optionally one project, and read-only or read-write access for the client."""
+
+    template_name = "oauth/consent.html"
+    form_class = ConsentForm
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if "approval_prompt" in request.GET:
+            # A client may not skip the consent page: the team and access are chosen there.
+            query = request.GET.copy()
+            del query["approval_prompt"]
+            request.GET = query  # type: ignore[assignment]  # a mutable copy on purpose
+        response: HttpResponseBase = super().get(request, *args, **kwargs)
+        return response
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = super().get_form_kwargs()
+        kwargs["user"] = _user(self.request)
+        return kwargs
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context_data(**kwargs)
+        application = context.get("application")
+        redirect_uri = str(context.get("redirect_uri") or "")
+        if application is not None:
+            context["client_name"] = application.name or application.client_id
+            context["redirect_host"] = urlsplit(redirect_uri).netloc or redirect_uri
+            context["on_this_computer"] = is_loopback(redirect_uri)
+        return context
+
+    def form_valid(self, form: ConsentForm) -> HttpResponse:
+        self.consent = form.cleaned_data.get("consent")
+        response: HttpResponse = super().form_valid(form)
+        return response
+
+    def form_invalid(self, form: ConsentForm) -> HttpResponse:
+        application = Application.objects.filter(client_id=form.data.get("client_id", "")).first()
+        if application is None:
+            return render(
+                self.request, self.template_name, {"error": {"error": "invalid_request"}}, status=400
+            )
+        context = self.get_context_data(
+            form=form, application=application, redirect_uri=form.data.get("redirect_uri", "")
+        )
+        response: HttpResponse = self.render_to_response(context, status=400)
+        return response
+
+    def create_authorization_response(
+        self, request: HttpRequest, scopes: str, credentials: dict[str, Any], allow: bool
+    ) -> Any:
+        consent = getattr(self, "consent", None)
+        if allow and consent is not None:
+            credentials[CONSENT] = consent
+        return super().create_authorization_response(request, scopes, credentials, allow)
+
+
+def client_address(request: HttpRequest) -> str:
+    if settings.TRUST_X_FORWARDED_FOR:
+        forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
+        if forwarded:
+            return forwarded.split(",")[0].strip()
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+def _metadata_refusal(body: bytes) -> JsonResponse | None:
+    """Our rules on top of DOT's validation of RFC 7591 client metadata: redirect URIs (http only
+    on loopback) and grant types (the authorization code flow only)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None  # DOT answers malformed JSON itself
+    if not isinstance(data, dict):
+        return None
+    uris = data.get("redirect_uris")
+    for uri in uris if isinstance(uris, list) else []:
+        problem = redirect_uri_problem(uri) if isinstance(uri, str) else None
+        if problem:
+            return JsonResponse({"error": "invalid_redirect_uri", "error_description": problem}, status=400)
+    grant_types = data.get("grant_types")
+    if isinstance(grant_types, list) and not set(map(str, grant_types)) <= SUPPORTED_GRANT_TYPES:
+        return JsonResponse(
+            {
+                "error": "invalid_client_metadata",
+                "error_description": "Only the authorization_code grant (with refresh_token) is supported.",
+            },
+            status=400,
+        )
+    return None
+
+
+class RegistrationView(DynamicClientRegistrationView):
+    """RFC 7591 registration, open to anyone (MCP clients register themselves) and so limited per
+    client address; registrations that never obtain a token are deleted after a day."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        decision = async_to_sync(hit)(
+            f"oauth-register:{client_address(request)}", settings.OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE
+        )
+        if not decision.allowed:
+            return JsonResponse(
+                {
+                    "error": "rate_limited",
+                    "error_description": f"More than {decision.limit} registrations a minute from this "
+                    f"address; retry in {decision.retry_after} s.",
+                },
+                status=429,
+                headers={"Retry-After": str(decision.retry_after)},
+            )
+        refusal = _metadata_refusal(request.body)
+        if refusal is not None:
+            return refusal
+        response: HttpResponse = super().post(request, *args, **kwargs)
+        return response
+
+
+class RegistrationManagementView(DynamicClientRegistrationManagementView):
+    """RFC 7592 read, update and delete of a registration, with the same metadata rules."""
+
+    def put(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        refusal = _metadata_refusal(request.body)
+        if refusal is not None:
+            return refusal
+        response: HttpResponse = super().put(request, client_id, *args, **kwargs)
+        return response
+
+
+@login_required
+@require_GET
+def connected_apps(request: HttpRequest) -> HttpResponse:
+    """Every OAuth client the signed-in user connected and that can still act, with what it may do."""
+    user = _user(request)
+    connections = list(
+        OAuthConnection.objects.live()
+        .filter(user=user)
+        .select_related("application", "team")
+        .order_by("-created_at")
+    )
+    project_ids = {c.project_id for c in connections if c.project_id is not None}
+    project_names = dict(
+        Project.objects.filter(pk__in=project_ids, team__memberships__user=user).values_list("pk", "name")
+    )
+    rows = [
+        {
+            "connection": connection,
+            "project_name": project_names.get(connection.project_id) if connection.project_id else None,
+        }
+        for connection in connections
+    ]
+    return render(request, "oauth/apps.html", {"rows": rows})
+
+
+@login_required
+@require_POST
+def revoke_app(request: HttpRequest, public_id: str) -> HttpResponse:
+    user = _user(request)
+    connection = get_object_or_404(
+        OAuthConnection.objects.live().select_related("application"), public_id=public_id, user=user
+    )
+    oauth.revoke_connection(connection, by=user)
+    messages.success(request, f"{connection.client_name} can no longer use Knownbase.")
+    return redirect("oauth-apps")

@@ -78,6 +78,12 @@ def test_sign_up_verify_create_a_key_and_connect_with_the_copied_configuration(
     page.goto("/keys/")
     assert "browser laptop" in page.content()
     screenshot(page, "07-keys-list")
+    # Revoking swaps the row in place (htmx); the page does not reload.
+    page.evaluate("window.notReloaded = true")
+    page.get_by_role("button", name="Revoke browser laptop").click()
+    page.get_by_role("status").filter(has_text="is revoked").wait_for()
+    assert page.evaluate("window.notReloaded") is True
+    assert ApiKey.authenticate(raw) is None
     page.goto("/teams/members/")
     screenshot(page, "08-members")
 

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts import actions
-from accounts.models import ApiKey, AuditEvent
+from accounts.models import ApiKey, AuditEvent, Membership, Role
 from accounts.principal import principal_for_api_key
 
 
@@ -94,6 +94,9 @@ def test_members_see_their_own_keys_and_owners_see_all(as_user, cast):
     for name in ("olivia", "mia", "victor"):
         assert f"{name}&#x27;s key" in owner_html
     assert "oscar&#x27;s key" not in owner_html
+    Membership.objects.filter(team=cast.acme, user=cast.member).update(role=Role.ADMIN)
+    admin_html = as_user(cast.member, cast.acme).get("/keys/").content.decode()
+    assert "olivia&#x27;s key" in admin_html and "victor&#x27;s key" in admin_html
 
 
 def test_the_list_shows_last_use(as_user, cast):
@@ -114,6 +117,17 @@ def test_revoke_own_key(as_user, cast):
     event = AuditEvent.objects.get(action="api_key.revoked")
     assert (event.actor_id, event.object_id) == (cast.member.pk, key.display_prefix)
     assert client.post(f"/keys/{key.lookup}/revoke/").status_code == 404  # already revoked
+
+
+def test_revoke_in_place_answers_htmx_with_the_rows_replacement(as_user, cast):
+    key, raw = actions.issue_api_key(cast.acme, cast.member, name="old laptop")
+    client = as_user(cast.member, cast.acme)
+    assert 'hx-post="/keys/' in client.get("/keys/").content.decode()
+    response = client.post(f"/keys/{key.lookup}/revoke/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.startswith("<tr") and "old laptop" in html and "is revoked" in html
+    assert principal_for_api_key(raw) is None
 
 
 def test_owners_revoke_any_team_key_members_only_their_own(as_user, cast):

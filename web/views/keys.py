@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -108,5 +108,9 @@ def key_revoke(request: HttpRequest, principal: Principal, lookup: str) -> HttpR
     if key is None:
         raise Http404("No such key.")
     actions.revoke_api_key(key, actor=principal)
+    if request.headers.get("HX-Request") == "true":
+        # htmx swaps the key's row for this one; without script the page reloads below.
+        columns = 8 if principal.can_manage else 7
+        return render(request, "web/_key_revoked_row.html", {"key": key, "columns": columns})
     messages.success(request, f"The key “{key.name}” ({key.display_prefix}…) is revoked.")
     return redirect("web:keys")

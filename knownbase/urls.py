@@ -11,3 +11,6 @@ urlpatterns = [
     path("exports/<str:token>", memory.views.download_export, name="export-download"),
     path("", include("web.urls")),
 ]
+
+handler403 = "web.views.errors.permission_denied"
+handler404 = "web.views.errors.page_not_found"

@@ -38,5 +38,16 @@ def test_a_session_team_the_user_left_falls_back_to_another(as_user, cast):
     assert client.session["knownbase_team_id"] == second.pk
 
 
-def test_unknown_pages_are_404_not_500(as_user, cast):
-    assert as_user(cast.owner).get("/no/such/page/").status_code == 404
+def test_unknown_pages_are_404_not_500(as_user, cast, client):
+    assert client.get("/no/such/page/").status_code == 404
+    response = as_user(cast.owner).get("/no/such/page/")
+    assert response.status_code == 404
+    assert "Sign out" in response.content.decode()  # the navigation stays
+
+
+def test_refusals_explain_themselves_with_the_navigation(as_user, cast):
+    response = as_user(cast.viewer, cast.acme).get("/teams/settings/")
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Only the team&#x27;s owners and admins can do this." in html
+    assert "Sign out" in html

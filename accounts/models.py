@@ -7,7 +7,7 @@ import hmac
 import secrets
 import uuid
 from datetime import datetime, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
@@ -17,6 +17,10 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, RefreshToken
 
 from accounts.ids import new_public_id
+from accounts.tokens import invitation_max_age, read_invitation_token, sign_invitation_secret
+
+if TYPE_CHECKING:
+    from accounts.principal import Principal
 
 
 class UserManager(BaseUserManager["User"]):
@@ -42,6 +46,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)
+    # Set when the user followed a signed link sent to `email`; inviting others needs it.
+    email_verified_at = models.DateTimeField(null=True, blank=True)
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
@@ -51,6 +57,10 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.email
+
+    @property
+    def email_verified(self) -> bool:
+        return self.email_verified_at is not None
 
 
 class Role(models.TextChoices):
@@ -98,6 +108,76 @@ class Membership(models.Model):
         return self.role in WRITE_ROLES
 
 
+def new_invitation_id() -> str:
+    return new_public_id("inv_")
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def pending(self, now: datetime | None = None) -> InvitationQuerySet:
+        now = now or timezone.now()
+        return self.filter(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now)
+
+
+class Invitation(models.Model):
+    """An invitation to join a team with a role, sent to one address.
+
+    The emailed link carries a random secret, signed and timestamped (accounts.tokens); only the
+    secret's SHA-256 digest is stored, and accepting marks the row used, so a link works once.
+    """
+
+    public_id = models.CharField(max_length=24, unique=True, default=new_invitation_id, editable=False)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    invited_by = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["team", "email"], name="invitation_team_email_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.team_id} ({self.role})"
+
+    @classmethod
+    def issue(cls, *, team: Team, email: str, role: str, invited_by: User | None) -> tuple[Invitation, str]:
+        """Create an invitation and return it with the link token, which is never stored."""
+        secret = secrets.token_urlsafe(32)
+        invitation = cls.objects.create(
+            team=team,
+            email=email.lower(),
+            role=role,
+            invited_by=invited_by,
+            digest=_digest(secret),
+            expires_at=timezone.now() + invitation_max_age(),
+        )
+        return invitation, sign_invitation_secret(secret)
+
+    @classmethod
+    def for_token(cls, token: str) -> Invitation | None:
+        """The invitation a link names, whatever its state, or None for a forged or stale link."""
+        secret = read_invitation_token(token)
+        if secret is None:
+            return None
+        return cls.objects.select_related("team", "invited_by").filter(digest=_digest(secret)).first()
+
+    @property
+    def state(self) -> str:
+        if self.accepted_at is not None:
+            return "accepted"
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= timezone.now():
+            return "expired"
+        return "pending"
+
+
 API_KEY_PREFIX = "kb_"
 _LOOKUP_LENGTH = 12
 LAST_USED_RESOLUTION = timedelta(minutes=1)
@@ -108,6 +188,11 @@ def _digest(raw_key: str) -> str:
 
 
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
+    def visible_to(self, principal: Principal) -> ApiKeyQuerySet:
+        """The team's keys for owners and admins; a member's or viewer's own keys otherwise."""
+        keys = self.filter(team_id=principal.team_id)
+        return keys if principal.can_manage else keys.filter(user_id=principal.user_id)
+
     def usable(self, now: datetime | None = None) -> ApiKeyQuerySet:
         now = now or timezone.now()
         return self.filter(revoked_at__isnull=True).filter(

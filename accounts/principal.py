@@ -13,6 +13,9 @@ from django.conf import settings
 from accounts.models import OAUTH_WRITE_SCOPE, ApiKey, Membership, OAuthConnection, Role, User
 
 MAX_CLIENT_NAME = 100
+# Where a web session keeps the team its user chose (web/session.py sets it; every session-based
+# entry point, pages and REST alike, reads it).
+SESSION_TEAM_KEY = "knownbase_team_id"
 
 
 class AuthMethod(StrEnum):

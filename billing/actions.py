@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import actions as accounts_actions
 from accounts import audit
-from accounts.models import ApiKey, Membership, Team, User
+from accounts.models import ApiKey, Invitation, Membership, Team, User
 from accounts.principal import Principal
 from billing import caps
 from billing.models import Plan, Subscription
@@ -47,3 +47,26 @@ def add_member(team: Team, user: User, role: str, actor: Principal | None = None
     Team.objects.select_for_update().filter(pk=team.pk).first()
     caps.require_member(team.pk)
     return accounts_actions.add_member(team, user, role, actor=actor)
+
+
+@transaction.atomic
+def invite_member(
+    team: Team, email: str, role: str, *, invited_by: User, actor: Principal | None = None
+) -> tuple[Invitation, str]:
+    """accounts.actions.create_invitation while the plan has room: members and pending invitations
+    together, so a team cannot hand out more invitations than it could accept."""
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+    address = email.strip().lower()
+    # A re-sent invitation replaces its pending one, so it does not count twice.
+    pending = Invitation.objects.pending().filter(team=team).exclude(email=address).count()
+    caps.require(team.pk, "members", used=caps.members_used(team.pk) + pending)
+    return accounts_actions.create_invitation(team, address, role, invited_by=invited_by, actor=actor)
+
+
+@transaction.atomic
+def accept_invitation(invitation: Invitation, user: User) -> Membership:
+    """accounts.actions.accept_invitation within the plan's member cap (checked again: the plan may
+    have changed since the invitation was sent)."""
+    Team.objects.select_for_update().filter(pk=invitation.team_id).first()
+    caps.require_member(invitation.team_id)
+    return accounts_actions.accept_invitation(invitation, user)

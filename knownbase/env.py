@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from urllib.parse import urlsplit
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -99,3 +100,66 @@ def database_from_url(url: str) -> dict[str, object]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
     }
+
+
+_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "smtps": "django.core.mail.backends.smtp.EmailBackend",
+}
+_EMAIL_OPTIONS = ("tls", "ssl", "timeout")
+
+
+@dataclass(frozen=True)
+class EmailSettings:
+    backend: str
+    host: str = "localhost"
+    port: int = 25
+    user: str = ""
+    password: str = ""
+    use_tls: bool = False
+    use_ssl: bool = False
+    timeout: int = 10
+
+
+def email_from_url(url: str) -> EmailSettings:
+    """Django's EMAIL_* settings for an EMAIL_URL: `smtp://user:pass@host:587?tls=1` (STARTTLS),
+    `smtps://user:pass@host` (TLS from the first byte), `console://` (the default: mail is printed)
+    or `locmem://` (kept in memory, for tests). User and password are percent-decoded."""
+    parts = urlsplit(url or "console://")
+    scheme = parts.scheme
+    if scheme not in _EMAIL_BACKENDS:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must start with {', '.join(s + '://' for s in _EMAIL_BACKENDS)}, got {scheme!r}"
+        )
+    if scheme in ("console", "locmem"):
+        return EmailSettings(backend=_EMAIL_BACKENDS[scheme])
+    options = dict(parse_qsl(parts.query, keep_blank_values=True))
+    unknown = sorted(set(options) - set(_EMAIL_OPTIONS))
+    if unknown:
+        raise ImproperlyConfigured(f"EMAIL_URL has unknown options {unknown}; known: {list(_EMAIL_OPTIONS)}")
+    try:
+        use_tls = env_bool("tls", environ=options)
+        use_ssl = scheme == "smtps" or env_bool("ssl", environ=options)
+        timeout = env_int("timeout", 10, minimum=1, maximum=300, environ=options)
+    except ImproperlyConfigured as exc:
+        raise ImproperlyConfigured(f"EMAIL_URL option {exc}") from None
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured("EMAIL_URL: choose tls=1 (STARTTLS) or ssl (smtps://), not both")
+    if not parts.hostname:
+        raise ImproperlyConfigured("EMAIL_URL has no host, e.g. smtp://user:pass@smtp.example.com:587?tls=1")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured("EMAIL_URL has a port that is not a number") from None
+    return EmailSettings(
+        backend=_EMAIL_BACKENDS[scheme],
+        host=parts.hostname,
+        port=port or (465 if use_ssl else 587 if use_tls else 25),
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        use_tls=use_tls,
+        use_ssl=use_ssl,
+        timeout=timeout,
+    )

@@ -10,7 +10,15 @@ from urllib.parse import urlsplit
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from knownbase.env import database_from_url, env_bool, env_int, env_list, env_str, env_url
+from knownbase.env import (
+    database_from_url,
+    email_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
 
 # Lets admin and queryset classes be subscripted at run time (ModelAdmin[Team]) for the type checker.
 django_stubs_ext.monkeypatch()
@@ -63,6 +71,7 @@ INSTALLED_APPS = [
     "billing",
     "memory",
     "mcp_gateway",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -187,9 +196,15 @@ STORAGES = {
     # manifest (hashed names) variant: it makes every {% static %} fail until collectstatic has run.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# WhiteNoise's own defaults, fixed when settings load: in development the app folders are served as
+# they are edited (no collectstatic after each change); production serves only what was collected.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
 LOGGING = {
@@ -284,3 +299,24 @@ OAUTH2_PROVIDER = {
 # redirects.py allows http only on loopback hosts (RFC 8252 native clients), at registration and
 # at authorization.
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
+
+# Mail (password resets, address verification, invitations): printed to the console unless EMAIL_URL
+# names an SMTP server.
+_email = email_from_url(env_str("EMAIL_URL", ""))
+EMAIL_BACKEND = _email.backend
+EMAIL_HOST = _email.host
+EMAIL_PORT = _email.port
+EMAIL_HOST_USER = _email.user
+EMAIL_HOST_PASSWORD = _email.password
+EMAIL_USE_TLS = _email.use_tls
+EMAIL_USE_SSL = _email.use_ssl
+EMAIL_TIMEOUT = _email.timeout
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"Knownbase <noreply@{_site_host or 'localhost'}>")
+EMAIL_VERIFICATION_MAX_AGE_HOURS = env_int("EMAIL_VERIFICATION_MAX_AGE_HOURS", 72, minimum=1, maximum=720)
+INVITATION_MAX_AGE_DAYS = env_int("INVITATION_MAX_AGE_DAYS", 7, minimum=1, maximum=90)
+PASSWORD_RESET_TIMEOUT = 60 * 60 * env_int("PASSWORD_RESET_MAX_AGE_HOURS", 2, minimum=1, maximum=72)
+# Failed sign-ins allowed per window, per account and per client address, before sign-in is refused
+# for the rest of the window. Counted in the cache, so shared by every web node through Redis.
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=60, maximum=86400)

@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 import memory.views
@@ -11,10 +10,11 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("exports/<str:token>", memory.views.download_export, name="export-download"),
-    # A minimal login until the web accounts pages replace it (same field names and ?next=).
-    path("login/", LoginView.as_view(template_name="web/login.html"), name="login"),
     path("", include("knownbase.oauth.urls")),
     path("apps/", oauth_views.connected_apps, name="oauth-apps"),
     path("apps/<str:public_id>/revoke/", oauth_views.revoke_app, name="oauth-app-revoke"),
-    path("", health.home, name="home"),
+    path("", include("web.urls")),
 ]
+
+handler403 = "web.views.errors.permission_denied"
+handler404 = "web.views.errors.page_not_found"

@@ -20,8 +20,9 @@ from billing.models import Plan
 from billing.plans import ensure_catalogue
 from memory.models import Project
 
-# The live MCP server and client fixtures (mcp_url, mcp) for every test package.
-pytest_plugins = ["tests.live_mcp"]
+# The live MCP server and client fixtures (mcp_url, mcp) for every test package, and the headless
+# browser on top of the same server (tests/web/browser.py).
+pytest_plugins = ["tests.live_mcp", "tests.web.browser"]
 
 
 @dataclass

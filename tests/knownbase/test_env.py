@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from knownbase.env import database_from_url, env_bool, env_int, env_list, env_str, env_url
+from knownbase.env import database_from_url, email_from_url, env_bool, env_int, env_list, env_str, env_url
 
 
 def test_env_str_strips_and_defaults():
@@ -61,3 +61,44 @@ def test_database_from_url():
     )
     with pytest.raises(ImproperlyConfigured, match="must name a database"):
         database_from_url("postgresql://localhost")
+
+
+def test_email_url_defaults_to_the_console():
+    assert email_from_url("").backend == "django.core.mail.backends.console.EmailBackend"
+    assert email_from_url("locmem://").backend == "django.core.mail.backends.locmem.EmailBackend"
+
+
+def test_email_url_smtp_with_starttls_and_encoded_credentials():
+    email = email_from_url("smtp://mailer%40acme.test:p%40ss%3Aword@smtp.acme.test:2525?tls=1&timeout=20")
+    assert email.backend == "django.core.mail.backends.smtp.EmailBackend"
+    assert (email.host, email.port, email.user, email.password) == (
+        "smtp.acme.test",
+        2525,
+        "mailer@acme.test",
+        "p@ss:word",
+    )
+    assert (email.use_tls, email.use_ssl, email.timeout) == (True, False, 20)
+
+
+def test_email_url_default_ports():
+    assert email_from_url("smtp://host.test").port == 25
+    assert email_from_url("smtp://host.test?tls=1").port == 587
+    smtps = email_from_url("smtps://u:p@host.test")
+    assert (smtps.port, smtps.use_ssl, smtps.use_tls) == (465, True, False)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("http://host.test", "EMAIL_URL must start with"),
+        ("smtp://", "EMAIL_URL has no host"),
+        ("smtp://host.test?tls=maybe", "EMAIL_URL option tls"),
+        ("smtp://host.test?ssl=1&tls=1", "not both"),
+        ("smtp://host.test?starttls=1", "unknown options"),
+        ("smtp://host.test:port", "port that is not a number"),
+        ("smtp://host.test?timeout=0", "timeout must be at least 1"),
+    ],
+)
+def test_bad_email_urls_fail_loudly(url, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        email_from_url(url)

@@ -29,6 +29,8 @@ CONTROLLED = (
     "DB_POOL_MAX_SIZE",
     "DB_POOL_TIMEOUT_SECONDS",
     "STATIC_ROOT",
+    "EMAIL_URL",
+    "DEFAULT_FROM_EMAIL",
 )
 
 
@@ -68,6 +70,7 @@ def settings_value(expression: str, **env: str) -> Any:
         ({"DB_POOL": "sometimes"}, "DB_POOL must be one of"),
         ({"DB_POOL_MIN_SIZE": "5", "DB_POOL_MAX_SIZE": "4"}, "DB_POOL_MAX_SIZE (4) must be at least"),
         ({"DB_POOL_MAX_SIZE": "0"}, "DB_POOL_MAX_SIZE must be at least 1"),
+        ({"EMAIL_URL": "smtp://mail.example.test?tls=perhaps"}, "EMAIL_URL option tls"),
     ],
 )
 def test_bad_settings_refuse_to_load(env, message):
@@ -83,6 +86,31 @@ def test_production_with_safe_settings_loads():
         False,
         "memory://",
     ]
+
+
+def test_production_cookies_are_secure_and_development_ones_work_on_http():
+    expression = "[s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_HTTPONLY]"
+    assert settings_value(expression, KNOWNBASE_ENV="production", SECRET_KEY=GOOD_SECRET) == [
+        True,
+        True,
+        True,
+    ]
+    assert settings_value(expression) == [False, False, True]
+
+
+def test_email_url_configures_smtp_and_the_sender_follows_the_site():
+    assert settings_value(
+        "[s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL]",
+        EMAIL_URL="smtp://u:p@mail.example.test:587?tls=1",
+        SITE_URL="https://kb.example.test",
+    ) == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.example.test",
+        587,
+        True,
+        "Knownbase <noreply@kb.example.test>",
+    ]
+    assert settings_value("s.EMAIL_BACKEND") == "django.core.mail.backends.console.EmailBackend"
 
 
 def test_redis_url_switches_celery_to_the_broker():

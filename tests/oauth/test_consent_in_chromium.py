@@ -52,7 +52,7 @@ def test_consent_page_in_chromium(site: Site, cast, monkeypatch: pytest.MonkeyPa
         assert urlsplit(page.url).path == "/login/"
         page.get_by_label("Email").fill(cast.member.email)
         page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
+        page.get_by_role("button", name="Sign in").click()
         page.wait_for_url("**/oauth/authorize/**")
         heading = page.get_by_role("heading", level=1).inner_text()
         assert heading == "Connect “Test agent” to Knownbase?"

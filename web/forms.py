@@ -1,0 +1,198 @@
+"""Forms of the web pages: they check input and say what is wrong; the actions do the writing."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+
+from accounts.actions import MAX_TEAM_NAME
+from accounts.models import Role, User
+
+ROLE_HELP = {
+    Role.OWNER: "everything, including the plan and the team's owners",
+    Role.ADMIN: "manages members, keys and settings",
+    Role.MEMBER: "reads and writes memory",
+    Role.VIEWER: "reads memory only",
+}
+
+
+def role_choices(*, include_owner: bool) -> list[tuple[str, str]]:
+    return [
+        (role.value, f"{role.label} — {ROLE_HELP[role]}")
+        for role in Role
+        if include_owner or role != Role.OWNER
+    ]
+
+
+class PasswordField(forms.CharField):
+    def __init__(self, label: str = "Password", autocomplete: str = "new-password", **kwargs: Any) -> None:
+        super().__init__(
+            label=label,
+            strip=False,
+            max_length=128,
+            widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
+            **kwargs,
+        )
+
+
+class SignupForm(forms.Form):
+    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    name = forms.CharField(
+        label="Your name",
+        max_length=150,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    password = PasswordField(help_text="At least 10 characters, not a common password.")
+    team = forms.CharField(
+        label="Team name", max_length=MAX_TEAM_NAME, required=False, help_text="You can rename it later."
+    )
+
+    def clean_email(self) -> str:
+        email = str(self.cleaned_data["email"]).strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this address exists already: sign in, or reset the password."
+            )
+        return email
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        password = self.cleaned_data.get("password")
+        if password:
+            probe = User(email=self.cleaned_data.get("email", ""), name=self.cleaned_data.get("name", ""))
+            try:
+                password_validation.validate_password(password, probe)
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return cleaned
+
+
+class InvitedSignupForm(forms.Form):
+    """Sign up from an invitation: the address is the invited one, proven by the link."""
+
+    name = forms.CharField(
+        label="Your name",
+        max_length=150,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    password = PasswordField(help_text="At least 10 characters, not a common password.")
+
+    def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.email = email
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        if User.objects.filter(email__iexact=self.email).exists():
+            raise forms.ValidationError("An account with this address exists already: sign in to accept.")
+        password = self.cleaned_data.get("password")
+        if password:
+            try:
+                password_validation.validate_password(password, User(email=self.email))
+            except forms.ValidationError as error:
+                self.add_error("password", error)
+        return cleaned
+
+
+class LoginForm(AuthenticationForm):
+    """Django's sign-in form (field names `username` and `password`), with the email as username."""
+
+    username = forms.EmailField(
+        label="Email",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+    password = PasswordField(autocomplete="current-password")
+
+    def clean_username(self) -> str:
+        return str(self.cleaned_data["username"]).strip().lower()
+
+
+class PasswordResetRequestForm(forms.Form):
+    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    def clean_email(self) -> str:
+        return str(self.cleaned_data["email"]).strip().lower()
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label="Team name", max_length=MAX_TEAM_NAME)
+
+    def clean_name(self) -> str:
+        name = " ".join(str(self.cleaned_data["name"]).split())
+        if not name:
+            raise forms.ValidationError("A team needs a name.")
+        return name
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(max_length=254)
+    role = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args: Any, include_owner: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        role = cast(forms.ChoiceField, self.fields["role"])
+        role.choices = role_choices(include_owner=include_owner)
+        role.initial = Role.MEMBER
+
+    def clean_email(self) -> str:
+        return str(self.cleaned_data["email"]).strip().lower()
+
+
+class MemberForm(forms.Form):
+    """Names a member by address in the POST body, so no internal id appears in a URL."""
+
+    email = forms.EmailField(max_length=254, widget=forms.HiddenInput)
+
+
+class RoleForm(MemberForm):
+    role = forms.ChoiceField(choices=[(role.value, role.label) for role in Role])
+
+
+ACCESS_CHOICES = [("read_write", "Read and write"), ("read_only", "Read only")]
+EXPIRY_CHOICES = [
+    ("", "Never"),
+    ("7", "In 7 days"),
+    ("30", "In 30 days"),
+    ("90", "In 90 days"),
+    ("365", "In a year"),
+]
+
+
+class KeyForm(forms.Form):
+    name = forms.CharField(
+        max_length=100, initial="API key", help_text="Where it is used, e.g. “laptop — Claude Code”."
+    )
+    project = forms.ChoiceField(label="Projects", required=False)
+    access = forms.ChoiceField(choices=ACCESS_CHOICES, initial="read_write", widget=forms.RadioSelect)
+    expires = forms.ChoiceField(label="Expires", choices=EXPIRY_CHOICES, required=False)
+
+    def __init__(
+        self, *args: Any, projects: list[tuple[str, str]], read_only_only: bool, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["project"]).choices = [
+            ("", "All projects of the team"),
+            *projects,
+        ]
+        self.read_only_only = read_only_only
+        if read_only_only:
+            self.fields["access"].initial = "read_only"
+            self.fields["access"].help_text = "Viewers can create read-only keys only."
+
+    def clean_name(self) -> str:
+        name = " ".join(str(self.cleaned_data["name"]).split())
+        if not name:
+            raise forms.ValidationError("Give the key a name.")
+        return name
+
+    def clean_access(self) -> str:
+        access = str(self.cleaned_data["access"])
+        if self.read_only_only and access != "read_only":
+            raise forms.ValidationError("Viewers can create read-only keys only.")
+        return access

@@ -1,0 +1,87 @@
+"""Mail the web pages send: address verification, password reset and invitations.
+
+Links are absolute on SITE_URL (never the request's Host header, which a client chooses)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from accounts.models import Invitation, User
+from accounts.tokens import (
+    email_verification_max_age,
+    email_verification_token,
+    invitation_max_age,
+)
+
+log = logging.getLogger(__name__)
+
+
+def absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _send(to: str, subject: str, template: str, context: dict[str, Any]) -> bool:
+    """Send one message; False (logged) when the mail server refuses or is down, so a page can say
+    so instead of failing."""
+    body = render_to_string(template, {"site_url": settings.SITE_URL, **context})
+    try:
+        send_mail(_one_line(subject), body, None, [to])
+    except Exception:
+        log.exception("could not send %s", template)
+        return False
+    return True
+
+
+def send_verification(user: User) -> bool:
+    token = email_verification_token(user.pk, user.email)
+    return _send(
+        user.email,
+        "Confirm your email address for Knownbase",
+        "web/email/verify_email.txt",
+        {
+            "link": absolute(reverse("web:verify-email-confirm", args=[token])),
+            "hours": int(email_verification_max_age().total_seconds() // 3600),
+        },
+    )
+
+
+def send_password_reset(user: User) -> bool:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return _send(
+        user.email,
+        "Reset your Knownbase password",
+        "web/email/password_reset.txt",
+        {
+            "link": absolute(reverse("web:password-reset-confirm", args=[uid, token])),
+            "hours": settings.PASSWORD_RESET_TIMEOUT // 3600,
+        },
+    )
+
+
+def send_invitation(invitation: Invitation, token: str, inviter: User) -> bool:
+    return _send(
+        invitation.email,
+        f"{inviter.name or inviter.email} invited you to {invitation.team.name} on Knownbase",
+        "web/email/invitation.txt",
+        {
+            "link": absolute(reverse("web:invitation", args=[token])),
+            "team": invitation.team.name,
+            "role": invitation.role,
+            "inviter": inviter.name or inviter.email,
+            "days": invitation_max_age().days,
+        },
+    )

@@ -1,0 +1,110 @@
+"""The signed-in person's Principal: the session remembers the chosen team, resolved once per request.
+
+Every page that shows team data takes the Principal from `team_page` (or `manager_page`), so the same
+scope checks as the MCP tools apply: a team the user is not in is a 404.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Concatenate, ParamSpec
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+
+from accounts.models import Membership, Team, User
+from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_session
+
+TEAM_SESSION_KEY = SESSION_TEAM_KEY
+_CACHE_ATTRIBUTE = "_knownbase_principal"
+
+P = ParamSpec("P")
+TeamView = Callable[Concatenate[HttpRequest, Principal, P], HttpResponse]
+View = Callable[Concatenate[HttpRequest, P], HttpResponse]
+
+
+def signed_in_user(request: HttpRequest) -> User | None:
+    user = request.user
+    return user if isinstance(user, User) and user.is_authenticated else None
+
+
+def current_principal(request: HttpRequest) -> Principal | None:
+    """The Principal of the session's team; when the user has left that team (or never chose one),
+    their first team becomes the session's. None for anonymous users and users in no team."""
+    if hasattr(request, _CACHE_ATTRIBUTE):
+        cached: Principal | None = getattr(request, _CACHE_ATTRIBUTE)
+        return cached
+    user = signed_in_user(request)
+    principal = None
+    if user is not None:
+        team_id = request.session.get(TEAM_SESSION_KEY)
+        if isinstance(team_id, int):
+            principal = principal_for_session(user, team_id)
+        if principal is None:
+            first = Membership.objects.filter(user=user).order_by("created_at", "pk").first()
+            if first is not None:
+                principal = principal_for_session(user, first.team_id)
+                request.session[TEAM_SESSION_KEY] = first.team_id
+    setattr(request, _CACHE_ATTRIBUTE, principal)
+    return principal
+
+
+def choose_team(request: HttpRequest, team_id: int) -> Principal:
+    """Act in `team_id` from now on; 404 when the user is not a member of it."""
+    user = signed_in_user(request)
+    principal = principal_for_session(user, team_id) if user is not None else None
+    if principal is None:
+        raise Http404("No such team.")
+    request.session[TEAM_SESSION_KEY] = team_id
+    setattr(request, _CACHE_ATTRIBUTE, principal)
+    return principal
+
+
+def current_team(principal: Principal) -> Team:
+    return Team.objects.get(pk=principal.team_id, memberships__user_id=principal.user_id)
+
+
+def team_page(view: TeamView[P]) -> View[P]:
+    """Signed in and in a team: the view gets the session Principal. Anonymous → the login page;
+    someone in no team → the page that creates one."""
+
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        if signed_in_user(request) is None:
+            return redirect_to_login(request.get_full_path())
+        principal = current_principal(request)
+        if principal is None:
+            return redirect("web:team-create")
+        return view(request, principal, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, view)
+    return wrapper
+
+
+def manager_page(view: TeamView[P]) -> View[P]:
+    """A team page for owners and admins only: members and viewers get 403."""
+
+    def check(
+        request: HttpRequest, principal: Principal, /, *args: P.args, **kwargs: P.kwargs
+    ) -> HttpResponse:
+        if not principal.can_manage:
+            raise PermissionDenied("Only the team's owners and admins can do this.")
+        return view(request, principal, *args, **kwargs)
+
+    functools.update_wrapper(check, view)
+    return team_page(check)
+
+
+def account_page(view: Callable[Concatenate[HttpRequest, User, P], HttpResponse]) -> View[P]:
+    """Signed in, team or not (account settings): the view gets the User."""
+
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        user = signed_in_user(request)
+        if user is None:
+            return redirect_to_login(request.get_full_path())
+        return view(request, user, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, view)
+    return wrapper

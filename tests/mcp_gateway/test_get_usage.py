@@ -48,3 +48,11 @@ def test_read_only_and_scoped_callers_may_read(mcp, cast):
 def test_arguments_are_invalid(mcp, cast):
     error = mcp.error(cast.key(cast.member), "get_usage", {"team": "globex"})
     assert error["code"] == "invalid_argument"
+
+
+def test_reports_the_subscription_behind_the_caps(mcp, cast):
+    subscription = mcp.ok(cast.key(cast.viewer), "get_usage")["subscription"]
+    # The cast's plan was set by staff: active, no Stripe billing, nothing to act on.
+    assert subscription["plan"] == "developer" and subscription["status"] == "active"
+    assert subscription["source"] == "staff" and subscription["in_grace_period"] is False
+    assert "message" not in subscription

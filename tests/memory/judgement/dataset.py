@@ -1,8 +1,9 @@
 """The labelled judgement set: pairs of (stored note, new text) with the relation a careful reader
 would give, and the status remember must answer for it.
 
-Frozen before the judgement was tuned. About 30 % of the pairs, chosen by a hash of their text, are
-held out: tuning looked only at the other part; both are reported (README, "remember's judgement").
+PAIRS was frozen before the judgement was tuned. About 30 % of it, chosen by a hash of the text, is held
+out: tuning looked only at the other part. FRESH was written after tuning, in other domains, and measured
+once as it stood. All three parts are reported (README, "remember's judgement").
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from tests.memory.judgement.pairs_conflict import CONFLICT
+from tests.memory.judgement.pairs_fresh import FRESH as FRESH_ROWS
 from tests.memory.judgement.pairs_other import COMPLEMENTARY, UNRELATED
 from tests.memory.judgement.pairs_same import DUPLICATE, RESTATEMENT
 
@@ -55,3 +57,4 @@ PAIRS: list[Pair] = [
 ]
 TUNING = [pair for pair in PAIRS if not pair.held_out]
 HELD_OUT = [pair for pair in PAIRS if pair.held_out]
+FRESH = [Pair(relation, type_, old, new) for relation, type_, old, new in FRESH_ROWS]

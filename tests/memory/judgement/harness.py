@@ -1,6 +1,6 @@
 """Run the labelled judgement set the way an agent meets it: for each pair, a fresh project, the old
-note stored with `store.remember` and embedded as the worker would, then `store.remember` of the new
-text; the answer's status is compared with the label."""
+note written as given (`store.create_note`) and embedded as the worker would, then `store.remember` of
+the new text; the answer's status is compared with the label."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from accounts.principal import Principal
 from memory import store
 from memory.models import Note, Project
 from memory.tasks import embed_notes
+from memory.validation import derive_title
 from tests.memory.judgement.dataset import EXPECTED_STATUS, Pair
 
 STATUSES = ("duplicate", "updated", "conflict", "created")
@@ -32,22 +33,23 @@ class Outcome:
         return self.status in MERGING and self.pair.relation in {"unrelated", "complementary"}
 
 
-def judge(principal: Principal, project: Project, pair: Pair) -> str:
-    first = store.remember(principal, project.slug, pair.old, type=pair.type)
-    assert first["status"] == "created", first
-    embed_notes([Note.objects.get(public_id=first["note"]["id"]).pk])
-    second = store.remember(principal, project.slug, pair.new, type=pair.type)
-    return str(second["status"])
-
-
 def run(principal: Principal, pairs: list[Pair], prefix: str) -> list[Outcome]:
-    outcomes = []
+    """Store every old note in its own project, embed them all in one batch (as a worker catching up
+    would), then remember each new text in its pair's project."""
+    projects = []
+    stored = []
     for index, pair in enumerate(pairs):
         project = Project.objects.create(
             team_id=principal.team_id, slug=f"{prefix}-{index}", name=f"Judgement {prefix} {index}"
         )
-        outcomes.append(Outcome(pair, judge(principal, project, pair)))
-    return outcomes
+        note = store.create_note(principal, project.slug, derive_title(pair.old), pair.old, type=pair.type)
+        projects.append(project)
+        stored.append(note["note"]["id"])
+    embed_notes(list(Note.objects.filter(public_id__in=stored).values_list("pk", flat=True)))
+    return [
+        Outcome(pair, str(store.remember(principal, project.slug, pair.new, type=pair.type)["status"]))
+        for pair, project in zip(pairs, projects, strict=True)
+    ]
 
 
 @dataclass(frozen=True)

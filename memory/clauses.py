@@ -25,6 +25,7 @@ MAX_CLAUSES = 24
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|[;\n]")
 _CLAUSE = re.compile(r":\s|\s[—–-]+\s|,\s")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_+#.\-]*[a-z0-9+#]|[a-z0-9]")
+_TOKEN_OR_COMMA = re.compile(r",|" + _TOKEN.pattern)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A fragment that only rules something out belongs to the clause before it ("…cron scripts, not
 # Sidekiq"), or to the one after it when it comes first ("Instead of Celery, jobs run on Dramatiq").
@@ -131,6 +132,8 @@ def _rejection(tokens: list[str]) -> tuple[list[str], set[str]]:
             following = tokens[index + 1 : index + 2]
             if following in (["by"], ["with"], ["in"]):  # "X was replaced by Y", "deprecated in favour of Y"
                 return tokens[index:], set(_content(tokens[:index]))
+            if following and following[0] in lexicon.STOPWORDS and following[0] not in lexicon.ARTICLES:
+                continue  # "tokens are replaced on every login": nothing named is retired
             head, rest = _head(tokens[index + 1 :])
             return tokens[: index + 1] + rest, head
         if word == "over" and _PREFER_VERBS & set(stems[:index]):
@@ -193,7 +196,7 @@ def _subject_and_predicate(
 
 
 def parse_clause(fragment: str) -> Clause | None:
-    tokens = [lexicon.NUMBER_WORDS.get(t, t) for t in re.findall(r",|" + _TOKEN.pattern, fragment)]
+    tokens = [lexicon.NUMBER_WORDS.get(t, t) for t in _TOKEN_OR_COMMA.findall(fragment)]
     affirmed, rejected = _rejection(tokens)
     affirmed = [t for t in affirmed if t != ","]
     content = _content(affirmed)

@@ -231,3 +231,9 @@ def test_words_gathered_from_different_clauses_are_not_a_duplicate():
     old = "The web app renders on the server; the mobile app only caches."
     assert judge("The mobile app renders on the server.", old).relation is not Relation.DUPLICATE
     assert judge("The web app renders on the server.", old).relation is Relation.DUPLICATE
+
+
+def test_a_replacement_names_what_it_retires():
+    assert clauses("MessageBird replaced Twilio for SMS.")[0].rejected == {"twilio"}
+    assert clauses("Twilio was replaced by MessageBird.")[0].rejected == {"twilio"}
+    assert clauses("Session tokens are replaced on every login.")[0].rejected == frozenset()

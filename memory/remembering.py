@@ -124,11 +124,13 @@ def remember(
         return _duplicate(exact)
 
     close: list[Hit] = []
+    vectors_work = False  # the provider answered: candidate cosines can be read without a second try
     if use_semantic:
         pool = live_notes(principal, project).exclude(pk__in=[n.pk for n in old_notes])
         # The note's own document text: its vector is then cached for the embedding task to reuse.
         text = embedding_text(memory.title, memory.content)
         found_semantic = retrieval.semantic_hits(pool, text, SEMANTIC_CANDIDATES, kind="document")
+        vectors_work = found_semantic is not None
         close = [
             hit for hit in (found_semantic[0] if found_semantic else []) if hit.relevance >= CANDIDATE_COSINE
         ]
@@ -140,7 +142,7 @@ def remember(
         known = {note.pk for note in found}
         found += [hit.note for hit in close if hit.note.pk not in known]
         cosines = (
-            candidate_cosines(found, embedding_text(memory.title, memory.content)) if use_semantic else {}
+            candidate_cosines(found, embedding_text(memory.title, memory.content)) if vectors_work else {}
         )
         judged = [
             (note, judge(memory.content, note.body, cosines.get(note.pk), same_type=note.type == memory.type))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.db.models import QuerySet
 from django.db.models.functions import Upper
 from django.utils import timezone
@@ -12,12 +13,12 @@ from django.utils import timezone
 from accounts import audit
 from accounts.errors import NotFound
 from accounts.principal import Principal
-from memory import retrieval, search, usage
+from memory import retrieval, search, semantic, usage
+from memory.judgement import Judgement, Relation, judge
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import content_hash, edit_note, note_dict
 from memory.search import Hit
 from memory.semantic import embedding_text
-from memory.similarity import Relation, compare
 from memory.tasks import schedule_embedding
 
 CANDIDATE_LIMIT = 10
@@ -67,6 +68,26 @@ def candidates(
     return [*found, *similar_titles]
 
 
+def candidate_cosines(notes: list[Note], text: str) -> dict[int, float]:
+    """Cosine of the new text's document vector (already computed and cached by the semantic candidate
+    lookup) to each candidate's stored embedding: the judgement's second signal, where both exist."""
+    found = semantic.vector_for(text, "document") if notes else None
+    if found is None:
+        return {}
+    model_id, vector = found
+    query = np.asarray(vector, dtype=np.float32)
+    rows = Note.objects.filter(
+        pk__in=[note.pk for note in notes], embedding_model=model_id, embedding__isnull=False
+    ).values_list("pk", "embedding")
+    cosines: dict[int, float] = {}
+    for pk, embedding in rows:
+        stored = np.asarray(embedding, dtype=np.float32)
+        norms = float(np.linalg.norm(stored) * np.linalg.norm(query))
+        if stored.shape == query.shape and norms > 0:
+            cosines[pk] = float(stored @ query) / norms
+    return cosines
+
+
 def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[str, Any]]:
     """Same-type live notes a model should review against a new decision / constraint / architecture note."""
     pool = live_notes(principal, project).filter(type=note.type).exclude(pk=note.pk).select_related("project")
@@ -103,11 +124,13 @@ def remember(
         return _duplicate(exact)
 
     close: list[Hit] = []
+    vectors_work = False  # the provider answered: candidate cosines can be read without a second try
     if use_semantic:
         pool = live_notes(principal, project).exclude(pk__in=[n.pk for n in old_notes])
         # The note's own document text: its vector is then cached for the embedding task to reuse.
         text = embedding_text(memory.title, memory.content)
         found_semantic = retrieval.semantic_hits(pool, text, SEMANTIC_CANDIDATES, kind="document")
+        vectors_work = found_semantic is not None
         close = [
             hit for hit in (found_semantic[0] if found_semantic else []) if hit.relevance >= CANDIDATE_COSINE
         ]
@@ -118,16 +141,22 @@ def remember(
         )
         known = {note.pk for note in found}
         found += [hit.note for hit in close if hit.note.pk not in known]
-        relations = [(note, compare(memory.content, note.body).relation()) for note in found]
-        for note, relation in relations:
-            if relation is Relation.DUPLICATE:
+        cosines = (
+            candidate_cosines(found, embedding_text(memory.title, memory.content)) if vectors_work else {}
+        )
+        judged = [
+            (note, judge(memory.content, note.body, cosines.get(note.pk), same_type=note.type == memory.type))
+            for note in found
+        ]
+        for note, judgement in judged:
+            if judgement.relation is Relation.DUPLICATE:
                 return _duplicate(note)
-        for note, relation in relations:
-            if relation is Relation.RESTATEMENT:
+        for note, judgement in judged:
+            if judgement.relation is Relation.RESTATEMENT:
                 return _restate(principal, note, memory, max_revisions)
-        for note, relation in relations:
-            if relation is Relation.CONFLICT:
-                return _conflict(project, note, memory)
+        for note, judgement in judged:
+            if judgement.relation is Relation.CONFLICT:
+                return _conflict(project, note, memory, judgement)
 
     note = create_note(principal, project, memory)
     result: dict[str, Any] = {"status": "created", "note": note_dict(note, body=False)}
@@ -247,12 +276,13 @@ def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: in
     }
 
 
-def _conflict(project: Project, note: Note, memory: Memory) -> dict[str, Any]:
+def _conflict(project: Project, note: Note, memory: Memory, judgement: Judgement) -> dict[str, Any]:
     return {
         "status": "conflict",
         "note": note_dict(note, body=True),
         "message": (
-            f"Nothing stored: this contradicts note {note.public_id}. If the new statement replaces it, call "
+            f"Nothing stored: this contradicts note {note.public_id} ({judgement.reason}). "
+            "If the new statement replaces it, call "
             f"remember again with supersedes=['{note.public_id}']. If both are true, call remember again "
             "with force=true."
         ),

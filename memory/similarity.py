@@ -1,99 +1,89 @@
-"""Word-order-aware comparison of two statements, for remember's duplicate / restatement / conflict checks.
+"""Words and stems: the word-level layer under search terms and remember's judgement.
 
-Word sets alone cannot tell "opaque tokens instead of JWTs" from "JWTs instead of opaque tokens"; the
-bigrams (adjacent word pairs) can. We compare both, symmetrically, plus how much of the *old* note's
-bigrams the new text covers: a longer text that covers most of the old one restates it.
+`words` splits text the way full-text search and the judgement both see it. `stem` folds inflections
+with a few suffix rules and a small table of irregular forms, so "deploys", "deployed" and "deploying"
+meet, as do "written" and "writes"; it is deliberately light (no dictionary): a wrong fold costs a
+missed match, never a merge, because the judgement asks for whole clauses to agree.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
-from enum import Enum
+from functools import lru_cache
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_+#.\-]*[a-z0-9+#]|[a-z0-9]")
-NEGATIONS = frozenset(
-    {"not", "no", "never", "without", "dont", "don't", "doesnt", "doesn't", "cannot", "cant"}
+# Contractions carry negation: split them before tokenising so "doesn't" reads as "does not".
+_CONTRACTIONS = (
+    (re.compile(r"\bcan(?:'t|not)\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\b(\w+)n't\b"), r"\1 not"),
 )
+_IRREGULAR = {
+    **dict.fromkeys(("used", "uses", "using"), "use"),
+    **dict.fromkeys(("written", "wrote", "writes", "writing"), "write"),
+    **dict.fromkeys(("built", "builds", "building"), "build"),
+    **dict.fromkeys(("kept", "keeps", "keeping"), "keep"),
+    **dict.fromkeys(("sent", "sends", "sending"), "send"),
+    **dict.fromkeys(("ran", "runs", "running"), "run"),
+    **dict.fromkeys(("chose", "chosen", "chooses", "choosing"), "choose"),
+    **dict.fromkeys(("went", "gone", "goes", "going"), "go"),
+    **dict.fromkeys(("made", "makes", "making"), "make"),
+    **dict.fromkeys(("held", "holds", "holding"), "hold"),
+    **dict.fromkeys(("took", "taken", "takes", "taking"), "take"),
+    **dict.fromkeys(("gave", "given", "gives", "giving"), "give"),
+    **dict.fromkeys(("shown", "showed", "shows"), "show"),
+    **dict.fromkeys(("did", "done", "does"), "do"),
+    **dict.fromkeys(("has", "had", "having"), "have"),
+    **dict.fromkeys(("lives", "lived", "living"), "live"),
+    **dict.fromkeys(("found", "finds"), "find"),
+    **dict.fromkeys(("paid", "pays"), "pay"),
+    **dict.fromkeys(("left", "leaves"), "leave"),
+    **dict.fromkeys(("lost", "loses"), "lose"),
+    **dict.fromkeys(("bound", "binds"), "bind"),
+}
+_UNDOUBLE = re.compile(r"([b-df-hj-km-np-rtv-xz])\1$")  # "runn" → "run", keeping "ll" and "ss"
+_VOWEL = re.compile(r"[aeiouy]")
 
-# Thresholds, tuned on the reversal / restatement pairs in tests/memory/test_similarity.py.
-DUPLICATE_WORDS = 0.9
-DUPLICATE_BIGRAMS = 0.9
-RESTATEMENT_COVERAGE = 0.75
-RESTATEMENT_WORD_COVERAGE = 0.8
-CONFLICT_WORDS = 0.7
-CONFLICT_BIGRAMS_BELOW = 0.6
-NEGATION_WORDS = 0.6
 
-
-class Relation(Enum):
-    DUPLICATE = "duplicate"
-    RESTATEMENT = "restatement"
-    CONFLICT = "conflict"
-    UNRELATED = "unrelated"
+def normalise(text: str) -> str:
+    text = text.lower().replace("’", "'")
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("’", "'"))
+    return _WORD.findall(normalise(text))
 
 
 def bigrams(tokens: list[str]) -> set[tuple[str, str]]:
     return set(itertools.pairwise(tokens))
 
 
-def _jaccard(a: set[object], b: set[object]) -> float:
-    if not a and not b:
-        return 1.0
-    return len(a & b) / len(a | b)
+def _strip_suffix(word: str) -> str:
+    for suffix, replacement in (("ies", "y"), ("ied", "y"), ("ily", "y"), ("ically", "ic")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            return word[: -len(suffix)] + replacement
+    if word.endswith("ly") and len(word) >= 7:
+        return word[:-2]
+    for suffix in ("ing", "ed"):
+        rest = word[: -len(suffix)]
+        if word.endswith(suffix) and len(rest) >= 3 and _VOWEL.search(rest) and not rest.endswith("e"):
+            return _UNDOUBLE.sub(r"\1", rest)
+    if word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")) and len(word) > 4:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
 
 
-def _coverage(of: set[object], by: set[object]) -> float:
-    return len(of & by) / len(of) if of else 0.0
-
-
-@dataclass(frozen=True)
-class Comparison:
-    word_similarity: float  # Jaccard of word sets (symmetric)
-    bigram_similarity: float  # Jaccard of bigram sets (symmetric, order-aware)
-    old_bigram_coverage: float  # share of the old note's bigrams present in the new text
-    old_word_coverage: float  # share of the old note's words present in the new text
-    new_is_longer: bool
-    negation_differs: bool
-
-    def relation(self) -> Relation:
-        if self.word_similarity >= DUPLICATE_WORDS and self.bigram_similarity >= DUPLICATE_BIGRAMS:
-            return Relation.DUPLICATE
-        # The restatement check runs before the conflict check: a longer text that keeps the old
-        # statement's word order is an update, not a contradiction.
-        if (
-            self.new_is_longer
-            and self.old_bigram_coverage >= RESTATEMENT_COVERAGE
-            and self.old_word_coverage >= RESTATEMENT_WORD_COVERAGE
-            and not self.negation_differs
-        ):
-            return Relation.RESTATEMENT
-        if self.word_similarity >= CONFLICT_WORDS and self.bigram_similarity < CONFLICT_BIGRAMS_BELOW:
-            return Relation.CONFLICT
-        # Nearly the same words in another order ("X is the source of truth and Y a cache" against
-        # "Y is the source of truth and X a cache"): a swap of roles, not a rewording.
-        if self.word_similarity >= DUPLICATE_WORDS:
-            return Relation.CONFLICT
-        if self.negation_differs and self.word_similarity >= NEGATION_WORDS:
-            return Relation.CONFLICT
-        return Relation.UNRELATED
-
-
-def compare(new_text: str, old_text: str) -> Comparison:
-    new_words, old_words = words(new_text), words(old_text)
-    new_set, old_set = set(new_words), set(old_words)
-    new_bigrams, old_bigrams = bigrams(new_words), bigrams(old_words)
-    negation_differs = bool(new_set & NEGATIONS) != bool(old_set & NEGATIONS)
-    return Comparison(
-        word_similarity=_jaccard(set(new_set), set(old_set)),
-        bigram_similarity=_jaccard(set(new_bigrams), set(old_bigrams)),
-        old_bigram_coverage=_coverage(set(old_bigrams), set(new_bigrams)),
-        old_word_coverage=_coverage(set(old_set), set(new_set)),
-        new_is_longer=len(new_words) > len(old_words),
-        negation_differs=negation_differs,
-    )
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light stem of one lower-case word; codes, versions and numbers are kept whole."""
+    word = _IRREGULAR.get(word, word)
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    word = _strip_suffix(word)
+    # A final silent e goes so "store", "stores" and "stored" share "stor".
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word

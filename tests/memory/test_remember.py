@@ -9,6 +9,7 @@ from accounts.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
 from accounts.models import AuditEvent
 from memory import store
 from memory.models import IdempotencyRecord, Note, NoteRevision
+from memory.tasks import embed_notes
 
 
 def remember(cast, content, who=None, **kwargs):
@@ -192,3 +193,81 @@ def test_plan_cap_zero_refuses_everything(cast):
     plan.save()
     with pytest.raises(PlanLimit):
         remember(cast, "Anything")
+
+
+# Judgement cases reproduced over MCP in issue 9; the labelled set in tests/memory/judgement/ measures
+# the judgement as a whole.
+
+
+def test_a_reversal_inside_one_clause_of_a_longer_note_is_a_conflict(cast):
+    first = remember(
+        cast,
+        "Session cookies are signed with HMAC-SHA256 rather than stored server-side, and the signing key "
+        "rotates every 30 days. The previous key stays valid for one day after rotation.",
+        type="decision",
+    )
+    result = remember(
+        cast, "Session cookies are stored server-side rather than signed with HMAC-SHA256.", type="decision"
+    )
+    assert result["status"] == "conflict"
+    assert result["note"]["id"] == first["note"]["id"]
+    assert Note.objects.count() == 1
+
+
+def test_a_short_note_extended_is_a_restatement(cast):
+    first = remember(cast, "Deploys happen on Tuesdays.")
+    result = remember(
+        cast, "Deploys happen on Tuesdays, after the weekly planning meeting, and never on Fridays."
+    )
+    assert result["status"] == "updated"
+    assert result["note"]["id"] == first["note"]["id"]
+    assert "Fridays" in Note.objects.get(public_id=first["note"]["id"]).body
+
+
+def test_a_note_about_another_service_that_mentions_this_one_is_never_merged(cast):
+    first = remember(cast, "The auth service caches sessions in Redis.")
+    result = remember(
+        cast,
+        "The gateway forwards every request to the auth service, which caches sessions in Redis, and adds "
+        "a request id header.",
+    )
+    assert result["status"] == "created"
+    assert (
+        Note.objects.get(public_id=first["note"]["id"]).body == "The auth service caches sessions in Redis."
+    )
+    assert Note.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The upstream timeout is 30 seconds.", "The upstream timeout is 90 seconds."),
+        ("We use Jenkins for CI.", "We no longer use Jenkins for CI; we use GitHub Actions."),
+        (
+            "Feature flags are managed in LaunchDarkly.",
+            "LaunchDarkly was replaced by Unleash for feature flags.",
+        ),
+        ("Receipts are sent synchronously.", "Receipts are sent asynchronously."),
+        ("Only the platform team may change DNS records.", "Any engineer may change DNS records."),
+        ("Tenant data is isolated by a column.", "Tenant data is isolated by a schema per team."),
+    ],
+)
+def test_changed_facts_are_conflicts(cast, old, new):
+    first = remember(cast, old)
+    result = remember(cast, new)
+    assert result["status"] == "conflict", result
+    assert result["note"]["id"] == first["note"]["id"]
+    assert Note.objects.count() == 1
+
+
+def test_a_paraphrase_is_a_duplicate_when_the_note_is_embedded(cast):
+    first = remember(cast, "The ingestion service is written in Go.")
+    embed_notes([Note.objects.get(public_id=first["note"]["id"]).pk])
+    result = remember(cast, "The ingestion service is implemented in Go.")
+    assert result["status"] == "duplicate"
+    assert result["note"]["id"] == first["note"]["id"]
+
+
+def test_a_paraphrase_of_a_note_not_yet_embedded_is_stored(cast):
+    remember(cast, "The ingestion service is written in Go.")
+    assert remember(cast, "The ingestion service is implemented in Go.")["status"] == "created"

@@ -30,6 +30,7 @@ from accounts.principal import Principal
 from memory import validation
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import excerpt, rfc3339
+from memory.scoping import echo
 from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 CURSOR_SALT = "knownbase.feed.v1"
@@ -249,10 +250,18 @@ def _parse_since(since: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(since)
     except ValueError:
-        raise InvalidArgument(f"`since` is not a valid timestamp: {since!r}. Pass {_SINCE_FORMAT}.") from None
+        raise InvalidArgument(
+            f"`since` is not a valid timestamp: {echo(since)}. Pass {_SINCE_FORMAT}."
+        ) from None
     if parsed.tzinfo is None:  # also every date without a time
-        raise InvalidArgument(f"`since` {since!r} has no time zone. Pass {_SINCE_FORMAT}.")
-    return parsed.astimezone(UTC)
+        raise InvalidArgument(f"`since` {echo(since)} has no time zone. Pass {_SINCE_FORMAT}.")
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        # 0001-01-01T00:00:00+14:00 is a valid time whose UTC falls outside the years 1 to 9999.
+        raise InvalidArgument(
+            f"`since` {echo(since)} is outside the years 1 to 9999 once converted to UTC. Pass {_SINCE_FORMAT}."
+        ) from None
 
 
 # --- cursor --------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.errors import VersionConflict
 from accounts.principal import Principal
 from memory.models import Note, NoteLink, NoteRevision
+from memory.screening import guard
 from memory.tasks import schedule_embedding
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
@@ -102,6 +103,10 @@ def edit_note(
             expected_version=expected_version,
         )
     values = dict(changes(locked) if callable(changes) else changes)
+    # The values as they will be stored: a patch, a tag merge or a restatement combines the current
+    # text with the new, and the combination may be a secret neither part was.
+    # The client name comes from the caller (MCP clientInfo) and is stored too.
+    guard.stored(principal, {**values, "last_edited_client": principal.client_name})
     NoteRevision.objects.create(
         note=locked,
         version=locked.version,

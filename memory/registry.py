@@ -1,4 +1,9 @@
-"""Every store function is classified read or write here; the write wrapper enforces write access.
+"""Every store function is classified read or write here; the wrappers check what every call shares.
+
+Both wrappers refuse a NUL character anywhere in the arguments (PostgreSQL can neither store nor
+compare one). The write wrapper also enforces write access, screens the arguments as sent and runs
+the write in one transaction inside the gate's write context, where the store screens each value
+again in the form it will be stored (memory/screening/guard.py).
 
 A store function that is not registered, or an MCP tool without a classification, fails Django's
 system checks (memory/checks.py), so the server refuses to start with an unclassified entry point.
@@ -15,7 +20,8 @@ from django.db import transaction
 
 from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
 from accounts.principal import Principal
-from memory import screening
+from memory import validation
+from memory.screening import guard
 
 Kind = Literal["read", "write"]
 P = ParamSpec("P")
@@ -29,9 +35,26 @@ def _register(fn: Callable[..., Any], kind: Kind) -> None:
     fn.store_kind = kind  # type: ignore[attr-defined]
 
 
+def _arguments(signature: inspect.Signature, name: str, args: Any, kwargs: Any) -> dict[str, Any]:
+    try:
+        bound = signature.bind(*args, **kwargs).arguments
+    except TypeError as exc:
+        raise InvalidArgument(f"{name}: {exc}") from None
+    arguments = {k: v for k, v in bound.items() if k != "principal"}
+    validation.no_nul(arguments)
+    return arguments
+
+
 def read(fn: Callable[P, R]) -> Callable[P, R]:
-    _register(fn, "read")
-    return fn
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        _arguments(signature, fn.__name__, args, kwargs)
+        return fn(*args, **kwargs)
+
+    _register(wrapper, "read")
+    return wrapper
 
 
 def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ()) -> Any:
@@ -50,13 +73,9 @@ def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ())
                 raise TypeError(f"{inner.__name__} takes a Principal as its first argument")
             if not principal.can_write:
                 raise Forbidden(READ_ONLY_MESSAGE)
-            try:
-                bound = signature.bind(*args, **kwargs).arguments
-            except TypeError as exc:
-                raise InvalidArgument(f"{inner.__name__}: {exc}") from None
-            screened = {k: v for k, v in bound.items() if k != "principal" and k not in unscreened}
-            screening.enforce(principal, inner.__name__, screened)
-            with transaction.atomic():
+            arguments = _arguments(signature, inner.__name__, args, kwargs)
+            screened = {k: v for k, v in arguments.items() if k not in unscreened}
+            with guard.writing(principal, inner.__name__, screened), transaction.atomic():
                 return inner(*args, **kwargs)
 
         _register(wrapper, "write")

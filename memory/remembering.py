@@ -17,6 +17,8 @@ from memory import retrieval, search, semantic, usage
 from memory.judgement import Judgement, Relation, judge
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import content_hash, edit_note, note_dict
+from memory.scoping import echo
+from memory.screening import guard
 from memory.search import Hit
 from memory.semantic import embedding_text
 from memory.tasks import schedule_embedding
@@ -108,7 +110,9 @@ def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(
-            f"`supersedes` names notes not found in project {project.slug!r}: {missing}. "
+            # echo (issue 9, the gate): a message never repeats a long argument in full.
+            f"`supersedes` names notes not found in project {project.slug!r}: "
+            f"{', '.join(echo(i) for i in missing)}. "
             "Use ids of live notes of this project."
         )
     return [found[i] for i in ids]
@@ -206,6 +210,18 @@ def create_note(
     principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
 ) -> Note:
     usage.require_notes(principal.team_id)
+    source = memory.source or principal.client_name
+    # Screened as stored (issue 9, the gate): derived titles, normalised tags, assembled handoff bodies.
+    guard.stored(
+        principal,
+        {
+            "title": memory.title,
+            "body": memory.content,
+            "tags": memory.tags,
+            "source": source,
+            "last_edited_client": principal.client_name,
+        },
+    )
     now = timezone.now()
     note = Note.objects.create(
         team_id=principal.team_id,
@@ -221,7 +237,7 @@ def create_note(
         if memory.importance is not None
         else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
         visibility=memory.visibility,
-        source=memory.source or principal.client_name,
+        source=source,
         last_edited_client=principal.client_name,
         content_hash=content_hash(memory.content),
         created_at=now,

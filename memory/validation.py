@@ -19,6 +19,38 @@ MAX_TAG = inputs.TAG.max_length
 MAX_IDS = inputs.NOTE_IDS.max_items
 MAX_QUERY = inputs.QUERY.max_length
 MAX_SOURCE = inputs.SOURCE.max_length
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,40}$")
+
+
+def _nul_path(value: Any, path: str) -> str | None:
+    """The path of the first string or object key holding a NUL character inside `value`, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict):
+        for index, (key, item) in enumerate(value.items()):
+            if isinstance(key, str) and "\x00" in key:
+                return f"{path}{{key #{index}}}"
+            plain = isinstance(key, str) and _PLAIN_KEY.match(key)
+            found = _nul_path(item, f"{path}.{key}" if plain else f"{path}{{key #{index}}}")
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _nul_path(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def no_nul(arguments: dict[str, Any]) -> None:
+    """Refuse a NUL character in any argument: PostgreSQL can neither store nor compare one, so it
+    would otherwise fail deep inside a query."""
+    found = _nul_path(arguments, "")
+    if found is not None:
+        field = found.lstrip(".")
+        raise InvalidArgument(
+            f"`{field}` contains a NUL character (\\x00): remove it and send the text again."
+        )
 
 
 def choice(value: Any, field: str, allowed: Iterable[str]) -> str:

@@ -24,6 +24,7 @@ from memory.models import (
 )
 from memory.notes import edit_note
 from memory.scoping import project_for
+from memory.screening import guard
 from memory.store.common import max_revisions, project_dict
 
 MAX_PROJECT_NAME = 120
@@ -78,6 +79,18 @@ def create_project(
     if not clean_name:
         raise InvalidArgument("`name` is required, e.g. 'Payments API'.")
     clean_slug = _clean_slug(slug, clean_name)
+    clean_summary = _clean_text(summary, "summary", MAX_PROJECT_TEXT)
+    clean_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
+    # A derived slug can be a secret its name was not: "123 - 45 - 6789" becomes 123-45-6789.
+    guard.stored(
+        principal,
+        {
+            "name": clean_name,
+            "slug": clean_slug,
+            "summary": clean_summary,
+            "agent_instructions": clean_instructions,
+        },
+    )
     usage.require_project(principal.team_id)
     if Project.objects.filter(
         team_id=principal.team_id, slug=clean_slug
@@ -88,15 +101,20 @@ def create_project(
             team_id=principal.team_id,
             name=clean_name,
             slug=clean_slug,
-            summary=_clean_text(summary, "summary", MAX_PROJECT_TEXT),
-            agent_instructions=_clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT),
+            summary=clean_summary,
+            agent_instructions=clean_instructions,
         )
     except IntegrityError:
         raise InvalidArgument(
             f"A project with slug {clean_slug!r} exists already: pass another `slug`."
         ) from None
+    # The public id, not the slug: slugs change, and one of up to 60 characters overflows object_id.
     audit.record(
-        principal, "project.created", project_id=project.pk, project_slug=project.slug, object_id=project.slug
+        principal,
+        "project.created",
+        project_id=project.pk,
+        project_slug=project.slug,
+        object_id=project.public_id,
     )
     return {"project": project_dict(project, 0)}
 
@@ -117,10 +135,15 @@ def rename_project(
         if new_slug != target.slug and Project.objects.filter(team_id=target.team_id, slug=new_slug).exists():
             raise InvalidArgument(f"A project with slug {new_slug!r} exists already: pass another `slug`.")
         target.slug = new_slug
+    guard.stored(principal, {"name": target.name, "slug": target.slug})
     target.updated_at = timezone.now()
     target.save(update_fields=["name", "slug", "updated_at"])
     audit.record(
-        principal, "project.renamed", project_id=target.pk, project_slug=target.slug, object_id=target.slug
+        principal,
+        "project.renamed",
+        project_id=target.pk,
+        project_slug=target.slug,
+        object_id=target.public_id,
     )
     return {"project": project_dict(target)}
 
@@ -132,6 +155,8 @@ def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[s
     new_tag = validation.tag_name(new, "new")
     if old_tag == new_tag:
         raise InvalidArgument("`old` and `new` are the same tag.")
+    # The normalised tag is written to notes and the audit log, and "RK_TEST_…" becomes rk_test_….
+    guard.stored(principal, {"new": new_tag})
     revision_cap = max_revisions(principal)
     notes = list(Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag]))
 
@@ -146,7 +171,9 @@ def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[s
         "tag.renamed",
         project_id=target.pk,
         project_slug=target.slug,
-        object_id=new_tag,
+        # A tag may have 64 characters, more than object_id holds: it goes in the detail.
+        object_id=target.public_id,
+        tag=new_tag,
         notes=len(notes),
     )
     return {"project": target.slug, "old": old_tag, "new": new_tag, "notes_updated": len(notes)}

@@ -17,7 +17,7 @@ def test_member_creates_project_with_derived_slug(mcp, cast):
         "notes": 0,
     }
     project = Project.objects.get(team=cast.acme, slug="mobile-app")
-    event = AuditEvent.objects.get(action="project.created", object_id="mobile-app")
+    event = AuditEvent.objects.get(action="project.created", object_id=project.public_id)
     assert (event.actor_id, event.team_id, event.project_id) == (cast.member.pk, cast.acme.pk, project.pk)
 
 

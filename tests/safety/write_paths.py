@@ -23,6 +23,16 @@ class Context:
 McpCall = tuple[str, dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Step:
+    """One MCP call of a planting: a set-up call that must succeed, or the planting that must be refused."""
+
+    tool: str
+    arguments: dict[str, Any]
+    refused: bool = True
+    secret: str = ""  # what the refusal must not repeat
+
+
 def fits(value: str, limit: int, call: McpCall) -> list[McpCall]:
     """The call when the value fits the argument's length limit: a cut-off secret is no secret."""
     return [call] if len(value) <= limit else []

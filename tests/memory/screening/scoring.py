@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "fresh")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ Unicode update adds characters a hand list would never learn about.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 # Format characters (category Cf) and variation selectors live in planes 0, 1 and 14 only; planes
@@ -40,7 +41,10 @@ def _is_dash(char: str) -> bool:
     return char != "-" and (unicodedata.category(char) == "Pd" or char == "\u2212")
 
 
-def _table() -> tuple[dict[int, None], dict[int, str | None]]:
+@functools.cache
+def tables() -> tuple[dict[int, None], dict[int, str | None]]:
+    """(characters to remove, characters to remove or fold), built on first use: the scan takes a
+    fraction of a second that processes which never screen should not pay at start-up."""
     invisible: dict[int, None] = {}
     fold: dict[int, str | None] = {}
     for plane in SCANNED_PLANES:
@@ -53,9 +57,6 @@ def _table() -> tuple[dict[int, None], dict[int, str | None]]:
     return invisible, {**fold, **invisible}
 
 
-INVISIBLE, FOLD = _table()
-
-
 def normalized(text: str) -> str:
     """Invisible characters removed, NFKC (full-width and compatibility forms to ASCII), dashes folded.
 
@@ -64,4 +65,5 @@ def normalized(text: str) -> str:
     """
     if text.isascii():
         return text
-    return unicodedata.normalize("NFKC", text.translate(INVISIBLE)).translate(FOLD)
+    invisible, fold = tables()
+    return unicodedata.normalize("NFKC", text.translate(invisible)).translate(fold)

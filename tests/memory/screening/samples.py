@@ -7,20 +7,27 @@ TRUE_POSITIVES: dict[str, list[str]] = {
         "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
         "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
         "key: -----BEGIN PRIVATE KEY-----",
+        '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key"\nP2/56wAAAi4AAAA3aWYtbW9kbnsn',
+        "PuTTY-User-Key-File-2: ssh-rsa",
     ],
-    "aws_access_key": ["AKIAIOSFODNN7EXAMPLE", "creds ASIAY34FZKBOKMUTVV7A expire hourly"],
+    "aws_access_key": [
+        "AKIAZ7QH3M2XLW5RT4NB",
+        "creds ASIAY34FZKBOKMUTVV7A expire hourly",
+        "aws_AKIAQ4L7XN2MZR8TKC3W_backup.csv",
+    ],
     "gcp_credentials": [
         '{"type": "service_account", "private_key_id": "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"}',
         "maps key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
     ],
     "github_token": [
         "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "token_ghp_8fK2mQ9vX4tR7wL1nB6cJ3hZ5yD0sA2eP9uG",
         "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTU",
     ],
     "gitlab_token": ["glpat-xYz12AbC34dEf56GhI78j"],
     "slack_token": [
         "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "https://hooks.slack.com/services/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",
     ],
     "stripe_key": [
         "sk_live_51HxYzAbCdEfGhIjKlMnOpQr",
@@ -41,6 +48,9 @@ TRUE_POSITIVES: dict[str, list[str]] = {
         "postgres://app:S3cr3tPa55w0rd@db.internal:5432/app",
         "amqp://guest:hunter2xyz@rabbit:5672//",
         "DATABASE_URL=mysql://root:r00tpw!@127.0.0.1/prod",
+        "redis://:Xk9vQ2mPz7LwR4tB@cache:6379",
+        "postgres://admin:P@ssw0rd!2024x@db",
+        "postgresql://app:q8Z/vK3+rT9wLmN2@rds",
     ],
     "secret_assignment": [
         'password = "Tr0ub4dor&3xQ9"',
@@ -52,8 +62,10 @@ TRUE_POSITIVES: dict[str, list[str]] = {
         "5555-5555-5555-4444",
         "card 378282246310005 on file",
         "4111111111111111",
+        "4111\t1111\t1111\t1111",
+        "5425-2334-3010-9903",
     ],
-    "us_ssn": ["123-45-6789", "SSN: 524-31-7788"],
+    "us_ssn": ["123-45-6789", "SSN: 524-31-7788", "SSN 219\u201309\u20139999"],
 }
 
 FALSE_POSITIVES: list[str] = [
@@ -83,6 +95,17 @@ FALSE_POSITIVES: list[str] = [
     "version 1.2.3-45-6789abc",
     "Use opaque tokens instead of JWTs for sessions",
     "Rotate the Stripe key every 90 days; it lives in 1Password under payments/stripe.",
+    # Documented example values (the AWS and Slack docs' own), references and placeholders: ordinary
+    # developer text the gate lets through since issue 9.
+    "AKIAIOSFODNN7EXAMPLE",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "DATABASE_PASSWORD=/run/secrets/db-password",
+    "'PASSWORD': os.environ.get('POSTGRES_PASSWORD')",
+    "SA_PASSWORD: example_123",
+    "postgres://postgres:postgres@db:5432/app",
+    "JWT_SECRET=your-secret-key-here\nDATABASE_URL=postgresql://user:password@localhost",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
 ]
 
 

@@ -12,7 +12,7 @@ from memory import store
 from memory.models import IdempotencyRecord, Note, NoteRevision, Project, ScreeningRule
 from memory.screening import guard as enforce_module
 
-SECRET = "AKIAIOSFODNN7EXAMPLE"
+SECRET = "AKIAZ7QH3M2XLW5RT4NB"
 
 
 def test_refusal_names_field_and_family_and_writes_only_an_audit_row(cast):
@@ -66,9 +66,9 @@ def test_team_pattern_refuses_and_allow_list_lets_through(cast):
     # Other teams are not affected by acme's pattern.
     store.remember(cast.principal(cast.outsider), "lab", "Refund CUST-123456 manually")
 
-    store.add_screening_rule(owner, "allow", "AWS docs example", SECRET)
+    store.add_screening_rule(owner, "allow", "sandbox key", SECRET)
     result = store.remember(
-        cast.principal(cast.member), "payments", f"The AWS docs use {SECRET} as an example"
+        cast.principal(cast.member), "payments", f"The shared sandbox uses {SECRET} (no permissions)"
     )
     assert result["status"] == "created"
     listed = store.list_screening_rules(owner)

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db import transaction
 
-from accounts.errors import Screened
+from accounts.errors import Screened, StoreError
 from accounts.principal import Principal
 from memory import validation
 from memory.screening.gate import Finding, TeamRules, screen, walk
@@ -73,6 +73,8 @@ def team_rules(team_id: int) -> TeamRules:
 def _find(operation: str, values: Mapping[str, Any], rules: TeamRules) -> Finding | None:
     try:
         return screen(dict(values), rules)
+    except StoreError:
+        raise  # a clear refusal of the input itself (more text than the gate reads): invalid_argument
     except Exception:
         log.exception("screening failed for %s; refusing the write", operation)
         return Finding(path="arguments", family="screening_error", label="content the gate could not check")

@@ -108,10 +108,11 @@ def test_a_project_name_whose_slug_is_a_secret_is_refused(cast):
 @pytest.mark.parametrize(
     "content",
     [
-        "-219-09-9999 was seen in the payout logs",  # the title loses its leading marker
-        f"Ref{'x' * 66}219-09-999900000000 and the rest.",  # the title is cut right after the number
+        # The title is cut right after the number (the body's longer digit run is no SSN). A leading
+        # marker the title drops ("-219-09-9999 …") is now refused as sent, so it proves nothing here.
+        f"Ref{'x' * 66}219-09-999900000000 and the rest.",
     ],
-    ids=["leading-marker", "cut-off"],
+    ids=["cut-off"],
 )
 def test_a_derived_title_that_is_a_secret_is_refused(cast, content):
     assert screen({"content": content}) is None
@@ -122,10 +123,10 @@ def test_a_derived_title_that_is_a_secret_is_refused(cast, content):
 
 
 def test_a_handoff_title_that_is_a_secret_is_refused(cast):
+    summary = f"Ref{'x' * 56}219-09-999900000000 handed over to support."  # a handoff title is cut at 70
+    assert screen({"summary": summary}) is None
     with pytest.raises(Screened) as refused:
-        store.checkpoint(
-            cast.principal(cast.member), "payments", summary="-219-09-9999 handed over to support"
-        )
+        store.checkpoint(cast.principal(cast.member), "payments", summary=summary)
     assert refused.value.details == {"field": "title", "family": "us_ssn"}
     assert not Note.objects.exists()
 
@@ -158,16 +159,19 @@ def test_patch_replace_cannot_assemble_a_key_from_harmless_pieces(cast):
 @pytest.mark.parametrize(
     ("op", "body", "text"),
     [
-        ("append", "The staging db password =", "Tr0ub4dor&3xQ9zz"),
-        ("prepend", "Tr0ub4dor&3xQ9zz, set last week.", "staging db password:"),
+        # The patterns do not join an assignment across the blank line a patch inserts, so a team
+        # pattern that spans white space proves the combined body is what gets judged.
+        ("append", "Customer ledger ACME", "481516 is the account on file."),
+        ("prepend", "481516 is the account on file.", "Customer ledger ACME"),
     ],
 )
 def test_append_and_prepend_are_screened_with_the_current_body(cast, op, body, text):
     principal = cast.principal(cast.member)
-    note_id = store.create_note(principal, "payments", "Staging", body)["note"]["id"]
+    store.add_screening_rule(cast.principal(cast.owner), "pattern", "acme-account", r"ACME\W*\d{6}")
+    note_id = store.create_note(principal, "payments", "Ledger", body)["note"]["id"]
     with pytest.raises(Screened) as refused:
         store.patch_note(principal, note_id, op, text)
-    assert refused.value.details == {"field": "body", "family": "secret_assignment"}
+    assert refused.value.details == {"field": "body", "family": "custom:acme-account"}
     assert Note.objects.get(public_id=note_id).body == body
 
 
@@ -179,3 +183,10 @@ def test_a_pattern_rule_that_is_itself_a_secret_is_refused_and_audited(cast):
     assert refusal_audits("value") == [
         {"tool": "add_screening_rule", "field": "value", "family": "aws_access_key"}
     ]
+
+
+@pytest.mark.parametrize("tag", ["t-4111 1111 1111 1111", "219 09 9999"])
+def test_the_issues_reproductions_are_refused_and_nothing_is_stored(cast, tag):
+    with pytest.raises(Screened):
+        store.create_note(cast.principal(cast.member), "payments", "Card test", "body", tags=[tag])
+    assert not Note.objects.filter(title="Card test").exists()

@@ -68,8 +68,11 @@ def _planned(group: str, context: Context) -> dict[str, list[disguises.Scenario]
 def test_mcp_write_refuses_secrets_disguised_by_normalisation(mcp, cast, context, group):
     harness.install_team_rules(cast.acme)
     planned = _planned(group, context)
-    # Each disguise must carry at least one secret the gate passes as sent: else it tests nothing.
-    assert [name for name, found in planned.items() if not any(s.stored_only for s in found)] == []
+    # Every disguise plants something, and the group carries secrets the gate passes as sent (else it
+    # would test nothing of the stored form). A disguise the patterns now see through as sent (a
+    # title's leading marker) still plants, and its secrets must still be absent afterwards.
+    assert [name for name, found in planned.items() if not found] == []
+    assert any(s.stored_only for found in planned.values() for s in found)
     everything = [s for found in planned.values() for s in found]
     problems = harness.run_steps(mcp, cast.key(cast.owner), [(s.label, s.steps) for s in everything])
     assert problems == [], "\n".join(problems)

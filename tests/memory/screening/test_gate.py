@@ -101,3 +101,12 @@ def test_rule_changes_are_audited_and_deletable(cast):
     store.delete_screening_rule(owner, rule["id"])
     actions = list(AuditEvent.objects.filter(team=cast.acme).values_list("action", flat=True))
     assert "screening.rule_added" in actions and "screening.rule_deleted" in actions
+
+
+def test_more_text_than_the_gate_reads_is_invalid_argument_not_screened(cast):
+    from memory.screening import gate
+
+    huge = "word " * (gate.SCREEN_CEILING // 5 + 1)
+    with pytest.raises(InvalidArgument):
+        store.remember(cast.principal(cast.member), "payments", huge)
+    assert not Note.objects.filter(project=cast.payments).exists()

@@ -11,6 +11,9 @@ from enum import StrEnum
 from accounts.models import ApiKey, Membership, Role, User
 
 MAX_CLIENT_NAME = 100
+# Where a web session keeps the team its user chose to act in (the dashboard sets it; the REST API's
+# session authentication reads it).
+SESSION_TEAM_KEY = "knownbase_team_id"
 
 
 class AuthMethod(StrEnum):

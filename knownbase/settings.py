@@ -56,12 +56,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "oauth2_provider",
     "knownbase",
     "accounts",
     "billing",
     "memory",
     "mcp_gateway",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -216,3 +219,40 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+
+# The REST API (/api/v1): JSON only, one error shape, credentials → Principal, the plan's rate.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.BearerAuthentication",
+        "api.authentication.SessionCsrfAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.authentication.HasPrincipal"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.PlanRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.KnownbaseAutoSchema",
+    # `format` is an argument of the export, not DRF's renderer switch.
+    "URL_FORMAT_OVERRIDE": None,
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Knownbase REST API",
+    "DESCRIPTION": (
+        "Durable shared project memory for AI coding agents, over the same store as the MCP tools. "
+        "Authenticate with `Authorization: Bearer <API key or OAuth token>`. Errors are "
+        '`{"error": {"code", "message", ...}}`.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVERS": [{"url": SITE_URL, "description": "This server"}],
+    # Enums stay inline in each field (no shared enum components to name).
+    "POSTPROCESSING_HOOKS": ["api.schema.add_links"],
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # Interactive docs from the installed sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 import memory.views
 from knownbase import health
@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("exports/<str:token>", memory.views.download_export, name="export-download"),
+    path("", include("api.urls")),
     path("", health.home, name="home"),
 ]

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # Lower layers may be imported by higher ones, never the other way round.
-LAYERS = {"accounts": 0, "billing": 1, "memory": 2, "mcp_gateway": 3, "knownbase": 3}
+LAYERS = {"accounts": 0, "billing": 1, "memory": 2, "mcp_gateway": 3, "knownbase": 3, "api": 3}
 MODEL_REFERENCE = re.compile(r"""["']((?:accounts|billing|memory|mcp_gateway)\.[A-Z]\w*)["']""")
 
 

@@ -29,15 +29,38 @@ async def hit(scope: str, limit: int, now: float | None = None) -> Decision:
     if limit <= 0:
         return Decision(True, limit, 0)
     moment = time.time() if now is None else now
-    window = int(moment // WINDOW_SECONDS)
-    key = f"rl:{scope}:{window}"
+    key = _key(scope, moment)
     try:
         await cache.aadd(key, 0, timeout=WINDOW_SECONDS + 5)
         count = await cache.aincr(key)
     except Exception:
         log.exception("rate limiter cache unavailable; allowing the request")
         return Decision(True, limit, 0)
+    return _decide(count, limit, moment)
+
+
+def hit_sync(scope: str, limit: int, now: float | None = None) -> Decision:
+    """`hit` for synchronous callers (the REST API's views), counting in the same windows."""
+    if limit <= 0:
+        return Decision(True, limit, 0)
+    moment = time.time() if now is None else now
+    key = _key(scope, moment)
+    try:
+        cache.add(key, 0, timeout=WINDOW_SECONDS + 5)
+        count = cache.incr(key)
+    except Exception:
+        log.exception("rate limiter cache unavailable; allowing the request")
+        return Decision(True, limit, 0)
+    return _decide(count, limit, moment)
+
+
+def _key(scope: str, moment: float) -> str:
+    return f"rl:{scope}:{int(moment // WINDOW_SECONDS)}"
+
+
+def _decide(count: int, limit: int, moment: float) -> Decision:
     if count <= limit:
         return Decision(True, limit, 0)
+    window = int(moment // WINDOW_SECONDS)
     retry_after = max(1, int((window + 1) * WINDOW_SECONDS - moment))
     return Decision(False, limit, retry_after)

@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "oauth2_provider",
     "knownbase",
     "accounts",
@@ -75,6 +77,7 @@ INSTALLED_APPS = [
     "mcp_gateway",
     "web",
     "billing_web",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -339,3 +342,39 @@ STRIPE_API_BASE = env_url("STRIPE_API_BASE", schemes=("http", "https")).rstrip("
 STRIPE_PRICE_IDS = env_tokens_by_suffix("STRIPE_PRICE_", ("price_", "plan_"))
 # After a failed payment the plan's caps hold this many days, then the default plan's apply.
 BILLING_GRACE_PERIOD_DAYS = env_int("BILLING_GRACE_PERIOD_DAYS", 7, minimum=0, maximum=90)
+# The REST API (/api/v1): JSON only, one error shape, credentials → Principal, the plan's rate.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.BearerAuthentication",
+        "api.authentication.SessionCsrfAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.authentication.HasPrincipal"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.PlanRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.KnownbaseAutoSchema",
+    # `format` is an argument of the export, not DRF's renderer switch.
+    "URL_FORMAT_OVERRIDE": None,
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Knownbase REST API",
+    "DESCRIPTION": (
+        "Durable shared project memory for AI coding agents, over the same store as the MCP tools. "
+        "Authenticate with `Authorization: Bearer <API key or OAuth token>`. Errors are "
+        '`{"error": {"code", "message", ...}}`.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SERVERS": [{"url": SITE_URL, "description": "This server"}],
+    # Enums stay inline in each field (no shared enum components to name).
+    "POSTPROCESSING_HOOKS": ["api.schema.add_links"],
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # Interactive docs from the installed sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}

@@ -11,6 +11,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("exports/<str:token>", memory.views.download_export, name="export-download"),
+    path("", include("api.urls")),
     path("billing/webhook/", billing.views.stripe_webhook, name="stripe-webhook"),
     path("billing/", include("billing_web.urls")),
     path("", include("knownbase.oauth.urls")),

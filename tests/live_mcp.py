@@ -72,9 +72,10 @@ class McpCaller:
 
     def _client(self, key: str | None, url: str | None = None) -> Client:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return Client(
-            streamable_http_client(url or self.url, http_client=httpx2.AsyncClient(headers=headers))
-        )
+        # httpx's default 5 s read timeout is shorter than a first remember (model load, judgement)
+        # takes on a loaded 2-core machine; a hung server still fails the test, later.
+        http = httpx2.AsyncClient(headers=headers, timeout=60)
+        return Client(streamable_http_client(url or self.url, http_client=http))
 
     def call(self, key: str, tool: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
         async def run() -> CallToolResult:

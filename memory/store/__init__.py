@@ -5,54 +5,71 @@ Writes run scope check → plan check → screening → transaction → audit. R
 the shapes of the tool contract, shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:
 
-- projects: list_projects, create_project, rename_project, rename_tag
+- projects: list_projects, get_project, create_project, rename_project, update_project, rename_tag
 - capture: remember, checkpoint
-- notes: get_notes, list_notes, create_note, update_note, patch_note, delete_note, restore_note
-- history: list_note_revisions, get_note_revision
-- links: relate_notes
+- notes: get_notes, get_note, list_notes, create_note, update_note, patch_note, delete_note, restore_note
+- history: list_note_revisions, get_note_revision, restore_note_revision
+- links: relate_notes, list_note_links
 - recall: search_notes, get_context, get_changes_since
-- transfer: export_project, import_project
-- team: get_usage, screening rules, the audit log
+- transfer: export_project, export_content, import_project
+- team: get_usage, API keys, screening rules, the audit log
 """
 
 from memory.store.capture import checkpoint, remember
-from memory.store.history import get_note_revision, list_note_revisions
-from memory.store.links import relate_notes
+from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
+from memory.store.links import list_note_links, relate_notes
 from memory.store.notes import (
     create_note,
     delete_note,
+    get_note,
     get_notes,
     list_notes,
     patch_note,
     restore_note,
     update_note,
 )
-from memory.store.projects import create_project, list_projects, rename_project, rename_tag
+from memory.store.projects import (
+    create_project,
+    get_project,
+    list_projects,
+    rename_project,
+    rename_tag,
+    update_project,
+)
 from memory.store.recall import get_changes_since, get_context, search_notes
 from memory.store.team import (
     add_screening_rule,
+    create_api_key,
     delete_screening_rule,
     get_usage,
+    list_api_keys,
     list_audit_events,
     list_screening_rules,
+    revoke_api_key,
 )
-from memory.store.transfer import export_project, import_project
+from memory.store.transfer import export_content, export_project, import_project
 
 __all__ = [
     "add_screening_rule",
     "checkpoint",
+    "create_api_key",
     "create_note",
     "create_project",
     "delete_note",
     "delete_screening_rule",
+    "export_content",
     "export_project",
     "get_changes_since",
     "get_context",
+    "get_note",
     "get_note_revision",
     "get_notes",
+    "get_project",
     "get_usage",
     "import_project",
+    "list_api_keys",
     "list_audit_events",
+    "list_note_links",
     "list_note_revisions",
     "list_notes",
     "list_projects",
@@ -63,6 +80,9 @@ __all__ = [
     "rename_project",
     "rename_tag",
     "restore_note",
+    "restore_note_revision",
+    "revoke_api_key",
     "search_notes",
     "update_note",
+    "update_project",
 ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.errors import NotFound
+from accounts import audit
+from accounts.errors import InvalidArgument, NotFound
 from accounts.models import User
 from accounts.principal import Principal
 from memory import (
@@ -17,6 +18,7 @@ from memory.models import (
 )
 from memory.notes import rfc3339
 from memory.scoping import note_for
+from memory.store.notes import update_note
 
 
 def _user_emails(user_ids: set[int | None]) -> dict[int, str]:
@@ -79,3 +81,44 @@ def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, 
             "created_at": rfc3339(created),
         }
     }
+
+
+@registry.write
+def restore_note_revision(
+    principal: Principal, id: str, version: int, expected_version: int | None = None
+) -> dict[str, Any]:
+    """Make an earlier version's content current again, as a new version (the edit keeps a revision).
+
+    The content fields come back (title, body, type, tags, importance); status and visibility stay as
+    they are now, because supersession and disputes are decided after the fact, not by old text."""
+    note = note_for(principal, id)
+    wanted = validation.bounded_int(version, "version", default=1, low=1, high=2**31 - 1)
+    if wanted == note.version:
+        raise InvalidArgument(
+            f"Version {wanted} is the current version of note {note.public_id}: nothing to restore."
+        )
+    revision = note.revisions.filter(version=wanted).first()
+    if revision is None:
+        raise NotFound(
+            f"Note {note.public_id} has no stored revision {wanted} (current version {note.version}; "
+            "older revisions may have been pruned). List the note's revisions to see what is kept."
+        )
+    result = update_note(
+        principal,
+        note.public_id,
+        title=revision.title,
+        body=revision.body,
+        type=revision.type,
+        tags=list(revision.tags),
+        importance=revision.importance,
+        expected_version=expected_version,
+    )
+    audit.record(
+        principal,
+        "note.revision_restored",
+        project_id=note.project_id,
+        project_slug=note.project.slug,
+        object_id=note.public_id,
+        restored=wanted,
+    )
+    return {"status": "restored", "restored_version": wanted, **result}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from accounts import audit
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
@@ -14,6 +16,7 @@ from memory import (
 from memory.models import (
     NoteLink,
 )
+from memory.notes import rfc3339
 from memory.scoping import note_for
 
 
@@ -53,3 +56,32 @@ def relate_notes(
         kind=clean_kind,
     )
     return {"status": "created", "link": link}
+
+
+@registry.read
+def list_note_links(principal: Principal, id: str) -> dict[str, Any]:
+    """A note's links both ways: to notes it points at (outbound) and from notes that point at it
+    (inbound). Links to notes the caller cannot see are left out."""
+    note = note_for(principal, id)
+    links = (
+        NoteLink.objects.visible_to(principal)
+        .filter(Q(from_note=note) | Q(to_note=note))
+        .select_related("from_note", "to_note")
+        .order_by("created_at", "pk")
+    )
+    outbound: list[dict[str, Any]] = []
+    inbound: list[dict[str, Any]] = []
+    for link in links:
+        if link.from_note_id == note.pk:
+            other, rows, key = link.to_note, outbound, "to_id"
+        else:
+            other, rows, key = link.from_note, inbound, "from_id"
+        rows.append(
+            {
+                key: other.public_id,
+                "kind": link.kind,
+                "title": other.title,
+                "created_at": rfc3339(link.created_at),
+            }
+        )
+    return {"id": note.public_id, "outbound": outbound, "inbound": inbound}

@@ -11,6 +11,7 @@ from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import (
     inputs,
+    listing,
     registry,
     reinforcement,
     remembering,
@@ -48,6 +49,15 @@ def get_notes(principal: Principal, ids: list[str], include_body: bool | None = 
 
 
 @registry.read
+def get_note(principal: Principal, id: str, include_body: bool | None = True) -> dict[str, Any]:
+    """One live note the caller can see; not_found for anything else."""
+    with_body = True if include_body is None else validation.flag(include_body, "include_body")
+    note = note_for(principal, id)
+    reinforcement.record([note.pk])
+    return {"note": note_dict(note, body=with_body)}
+
+
+@registry.read
 def list_notes(
     principal: Principal,
     project: str,
@@ -62,34 +72,46 @@ def list_notes(
     limit: int | None = None,
     offset: int | None = None,
     include_deleted: bool | None = False,
+    cursor: str | None = None,
 ) -> dict[str, Any]:
-    """One page of a project's notes, filtered and sorted, with the total that matched."""
+    """One page of a project's notes, filtered and sorted, with the total that matched.
+
+    Page with `next_cursor` (keyset: nothing skipped or repeated when notes change between pages)
+    or with `next_offset`; a cursor continues the same question, so pass the same filters with it."""
     target = project_for(principal, project)
     notes = Note.objects.visible_to(principal).filter(project=target)
-    if not validation.flag(include_deleted, "include_deleted"):
+    with_deleted = validation.flag(include_deleted, "include_deleted")
+    if not with_deleted:
         notes = notes.live()
     type_filter = validation.choice_list(types, "types", inputs.NOTE_TYPES)
     status_filter = validation.choice_list(statuses, "statuses", inputs.NOTE_STATUSES)
+    question: dict[str, Any] = {"types": type_filter, "statuses": status_filter, "deleted": with_deleted}
     if type_filter:
         notes = notes.filter(type__in=type_filter)
     if status_filter:
         notes = notes.filter(status__in=status_filter)
     if tag is not None:
-        notes = notes.filter(tags__contains=[validation.tag_name(tag, "tag")])
+        question["tag"] = validation.tag_name(tag, "tag")
+        notes = notes.filter(tags__contains=[question["tag"]])
     if author is not None:
-        notes = notes.filter(
-            author__email=validation.text(author, "author", limit=254, required=True).lower()
-        )
+        question["author"] = validation.text(author, "author", limit=254, required=True).lower()
+        notes = notes.filter(author__email=question["author"])
     if source is not None:
-        notes = notes.filter(source=validation.text(source, "source", limit=inputs.SOURCE.max_length))
+        question["source"] = validation.text(source, "source", limit=inputs.SOURCE.max_length)
+        notes = notes.filter(source=question["source"])
     if updated_after is not None:
-        notes = notes.filter(updated_at__gt=validation.timestamp(updated_after, "updated_after"))
+        question["after"] = validation.timestamp(updated_after, "updated_after")
+        notes = notes.filter(updated_at__gt=question["after"])
     if updated_before is not None:
-        notes = notes.filter(updated_at__lt=validation.timestamp(updated_before, "updated_before"))
-    order = validation.choice(sort or inputs.NOTE_SORTS[0], "sort", inputs.NOTE_SORTS)
-    field = "updated_at" if order.endswith("updated") else "importance"
-    descending = order.startswith("-")
-    notes = notes.order_by(f"-{field}" if descending else field, "-id" if descending else "id")
+        question["before"] = validation.timestamp(updated_before, "updated_before")
+        notes = notes.filter(updated_at__lt=question["before"])
+    sort_name = validation.choice(sort or inputs.NOTE_SORTS[0], "sort", inputs.NOTE_SORTS)
+    question["sort"] = sort_name
+    order = listing.Order(
+        field="updated_at" if sort_name.endswith("updated") else "importance",
+        descending=sort_name.startswith("-"),
+    )
+    notes = notes.order_by(*order.order_by())
     count = validation.bounded_int(
         limit,
         "limit",
@@ -97,18 +119,26 @@ def list_notes(
         low=int(inputs.LIST_LIMIT.minimum),
         high=int(inputs.LIST_LIMIT.maximum),
     )
+    if cursor is not None and offset is not None:
+        raise InvalidArgument("Pass either `cursor` or `offset`, not both: prefer `cursor`.")
     start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
     total = notes.count()
-    page = list(
-        notes.select_related("project", "superseded_by").prefetch_related("supersedes")[start : start + count]
+    if cursor is not None:
+        notes = notes.filter(listing.decode(cursor, target, question, order))
+    rows = list(
+        notes.select_related("project", "superseded_by").prefetch_related("supersedes")[
+            start : start + count + 1
+        ]
     )
+    page, more = rows[:count], len(rows) > count
     for note in page:
         note.supersedes_ids = [n.public_id for n in note.supersedes.all()]  # type: ignore[attr-defined]
     return {
         "project": target.slug,
         "notes": [note_dict(note, body=False) for note in page],
         "total": total,
-        "next_offset": start + count if start + count < total else None,
+        "next_cursor": listing.encode(target, question, order, page[-1]) if more else None,
+        "next_offset": start + count if more and cursor is None else None,
     }
 
 
@@ -260,13 +290,16 @@ def _patched_body(note: Note, op: str, text: str, find: str | None) -> str:
 
 
 @registry.write
-def delete_note(principal: Principal, id: str, reason: str | None = None) -> dict[str, Any]:
+def delete_note(
+    principal: Principal, id: str, reason: str | None = None, expected_version: int | None = None
+) -> dict[str, Any]:
     note = note_for(principal, id)
     clean_reason = validation.text(reason, "reason", limit=300)
     updated = edit_note(
         note,
         principal,
         {"deleted_at": timezone.now(), "delete_reason": clean_reason},
+        expected_version=checked_version(expected_version),
         max_revisions=max_revisions(principal),
     )
     audit.record(

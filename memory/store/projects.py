@@ -22,7 +22,7 @@ from memory.models import (
     Project,
     Visibility,
 )
-from memory.notes import edit_note
+from memory.notes import edit_note, rfc3339
 from memory.scoping import project_for
 from memory.screening import guard
 from memory.store.common import max_revisions, project_dict
@@ -177,3 +177,69 @@ def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[s
         notes=len(notes),
     )
     return {"project": target.slug, "old": old_tag, "new": new_tag, "notes_updated": len(notes)}
+
+
+def _project_detail(project: Project, notes: int) -> dict[str, Any]:
+    return {
+        **project_dict(project, notes),
+        "agent_instructions": project.agent_instructions,
+        "default_context_budget": project.default_context_budget,
+        "created_at": rfc3339(project.created_at),
+        "updated_at": rfc3339(project.updated_at),
+    }
+
+
+def _visible_note_count(principal: Principal, project: Project) -> int:
+    return int(Note.objects.visible_to(principal).live().filter(project=project).count())
+
+
+@registry.read
+def get_project(principal: Principal, project: str) -> dict[str, Any]:
+    """One project with its texts and the number of its notes the caller can see."""
+    target = project_for(principal, project)
+    return {"project": _project_detail(target, _visible_note_count(principal, target))}
+
+
+@registry.write
+def update_project(
+    principal: Principal,
+    project: str,
+    name: str | None = None,
+    slug: str | None = None,
+    summary: str | None = None,
+    agent_instructions: str | None = None,
+) -> dict[str, Any]:
+    """Change any of a project's name, slug, summary and agent instructions in one write."""
+    target = project_for(principal, project)
+    if name is None and slug is None and summary is None and agent_instructions is None:
+        raise InvalidArgument("Pass at least one of `name`, `slug`, `summary`, `agent_instructions`.")
+    changed: list[str] = []
+    if name is not None:
+        clean_name = _clean_text(name, "name", MAX_PROJECT_NAME)
+        if not clean_name:
+            raise InvalidArgument("`name` must not be empty.")
+        target.name = clean_name
+        changed.append("name")
+    if slug is not None:
+        new_slug = _clean_slug(slug, target.name)
+        if new_slug != target.slug and Project.objects.filter(team_id=target.team_id, slug=new_slug).exists():
+            raise InvalidArgument(f"A project with slug {new_slug!r} exists already: pass another `slug`.")
+        target.slug = new_slug
+        changed.append("slug")
+    if summary is not None:
+        target.summary = _clean_text(summary, "summary", MAX_PROJECT_TEXT)
+        changed.append("summary")
+    if agent_instructions is not None:
+        target.agent_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
+        changed.append("agent_instructions")
+    target.updated_at = timezone.now()
+    target.save(update_fields=[*changed, "updated_at"])
+    audit.record(
+        principal,
+        "project.updated",
+        project_id=target.pk,
+        project_slug=target.slug,
+        object_id=target.slug,
+        fields=changed,
+    )
+    return {"project": _project_detail(target, _visible_note_count(principal, target))}

@@ -6,11 +6,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import (
     context,
     feed,
+    inputs,
     ranking,
     registry,
     reinforcement,
@@ -101,9 +101,8 @@ def get_context(
     types: list[str] | None = None,
 ) -> dict[str, Any]:
     target = project_for(principal, project)
-    detail_name = detail or "balanced"
-    if detail_name not in context.DETAIL_LEVELS:
-        raise InvalidArgument(f"`detail` must be one of: {', '.join(context.DETAIL_LEVELS)}.")
+    # Omitted means balanced; an empty or unknown value is an error, not a silent default.
+    detail_name = validation.choice("balanced" if detail is None else detail, "detail", inputs.DETAIL_LEVELS)
     explicit = (
         None
         if max_tokens is None

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
+from accounts import actions as accounts_actions
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument, NotFound
-from accounts.models import AuditEvent
+from accounts.models import API_KEY_PREFIX, ApiKey, AuditEvent, Team, User
 from accounts.principal import Principal
+from billing import actions as billing_actions
 from memory import (
     inputs,
     registry,
@@ -16,10 +20,11 @@ from memory import (
     validation,
 )
 from memory.models import (
+    Project,
     ScreeningRule,
 )
 from memory.notes import rfc3339
-from memory.scoping import echo
+from memory.scoping import echo, project_for
 from memory.screening import patterns as screening_patterns
 from memory.screening import rules as screening_rules
 
@@ -147,3 +152,78 @@ def list_audit_events(
         ],
         "next_before": rows[-1].public_id if len(rows) == count else None,
     }
+
+
+def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> dict[str, Any]:
+    return {
+        "id": key.display_prefix,
+        "name": key.name,
+        "user": key.user.email,
+        "project": project_slugs.get(key.project_id) if key.project_id is not None else None,
+        "read_only": key.read_only,
+        "created_at": rfc3339(key.created_at),
+        "expires_at": rfc3339(key.expires_at),
+        "last_used_at": rfc3339(key.last_used_at),
+        "revoked_at": rfc3339(key.revoked_at),
+    }
+
+
+def _slugs(team_id: int, project_ids: set[int | None]) -> dict[int, str]:
+    ids = {i for i in project_ids if i is not None}
+    return dict(Project.objects.filter(team_id=team_id, pk__in=ids).values_list("pk", "slug")) if ids else {}
+
+
+@registry.write
+def create_api_key(
+    principal: Principal,
+    name: str,
+    project: str | None = None,
+    read_only: bool | None = False,
+    expires_at: str | None = None,
+) -> dict[str, Any]:
+    """A key acting for the caller (owners and admins), team-wide or for one project; the raw key is
+    in this response only and is never stored."""
+    _require_manager(principal)
+    clean_name = validation.text(name, "name", limit=inputs.API_KEY_NAME.max_length, required=True)
+    target = project_for(principal, project) if project is not None else None
+    expiry = validation.timestamp(expires_at, "expires_at") if expires_at is not None else None
+    if expiry is not None and expiry <= timezone.now():
+        raise InvalidArgument("`expires_at` must be in the future, e.g. '2030-01-31T00:00:00Z'.")
+    key, raw = billing_actions.issue_api_key(
+        Team.objects.get(pk=principal.team_id),
+        User.objects.get(pk=principal.user_id),
+        project_id=target.pk if target is not None else None,
+        name=clean_name,
+        read_only=validation.flag(read_only, "read_only"),
+        expires_at=expiry,
+        actor=principal,
+    )
+    return {"api_key": _key_dict(key, _slugs(principal.team_id, {key.project_id})), "key": raw}
+
+
+@registry.read
+def list_api_keys(principal: Principal) -> dict[str, Any]:
+    """The team's usable keys (owners and admins), newest first."""
+    _require_manager(principal)
+    keys = list(
+        ApiKey.objects.usable()
+        .filter(team_id=principal.team_id)
+        .select_related("user")
+        .order_by("-created_at", "-pk")
+    )
+    slugs = _slugs(principal.team_id, {key.project_id for key in keys})
+    return {"api_keys": [_key_dict(key, slugs) for key in keys]}
+
+
+@registry.write
+def revoke_api_key(principal: Principal, key_id: str) -> dict[str, Any]:
+    """Revoke a key of the team (owners and admins); revoking a revoked key changes nothing."""
+    _require_manager(principal)
+    raw_id = validation.text(key_id, "key_id", limit=inputs.API_KEY_ID.max_length, required=True)
+    lookup = raw_id.removeprefix(API_KEY_PREFIX)
+    key = ApiKey.objects.filter(team_id=principal.team_id, lookup=lookup).select_related("user").first()
+    if key is None or not raw_id.startswith(API_KEY_PREFIX):
+        raise NotFound(f"No API key {echo(raw_id)} in this team. List the keys to see their ids.")
+    if key.revoked_at is None:
+        accounts_actions.revoke_api_key(key, actor=principal)
+    return {"status": "revoked", "api_key": _key_dict(key, _slugs(principal.team_id, {key.project_id}))}

@@ -35,8 +35,40 @@ def export_project(principal: Principal, project: str, format: str | None = "jso
     }
 
 
+@registry.read
+def export_content(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
+    """The export itself, for callers that download it in the same request (REST): the JSON document
+    (complete and re-importable) or the Markdown text, with a file name."""
+    target = project_for(principal, project)
+    fmt = "json" if format is None else format
+    validation.choice(fmt, "format", inputs.EXPORT_FORMATS)
+    if fmt == "markdown":
+        content: Any = transfer.export_markdown(principal, target)
+        filename = f"{target.slug}.md"
+    else:
+        content = transfer.export_document(principal, target)
+        filename = f"{target.slug}.knownbase.json"
+    audit.record_after_read(
+        principal,
+        "project.exported",
+        project_id=target.pk,
+        project_slug=target.slug,
+        object_id=target.slug,
+        format=fmt,
+    )
+    return {"project": target.slug, "format": fmt, "filename": filename, "content": content}
+
+
 @registry.write
 def import_project(
-    principal: Principal, document: Any, slug: str | None = None, name: str | None = None
+    principal: Principal,
+    document: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: bool | None = False,
 ) -> dict[str, Any]:
-    return transfer.import_document(principal, document, slug=slug, name=name)
+    """Create a project from an export document. With `dry_run`, validate everything (document, slug,
+    plan caps, screening) and report what would be created, writing nothing."""
+    return transfer.import_document(
+        principal, document, slug=slug, name=name, dry_run=validation.flag(dry_run, "dry_run")
+    )

@@ -307,9 +307,17 @@ def _parse_document(document: Any, slug: str | None, name: str | None) -> _Docum
 
 
 def import_document(
-    principal: Principal, document: Any, *, slug: str | None = None, name: str | None = None
+    principal: Principal,
+    document: Any,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: bool = False,
 ) -> dict[str, Any]:
-    """Create a new project in the caller's team from an export document, keeping every note's state."""
+    """Create a new project in the caller's team from an export document, keeping every note's state.
+
+    A dry run makes every check the import makes (the document, the slug, the plan caps) and reports
+    the counts it would write, writing nothing."""
     if principal.project_id is not None:
         raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
     if not principal.can_write:
@@ -326,6 +334,8 @@ def import_document(
             raise taken
         usage.require_project(team.pk)
         usage.require_notes(team.pk, live)
+        if dry_run:
+            return _dry_run_report(parsed, live, Plan.of_team(team.pk).max_revisions_per_note)
         try:
             with transaction.atomic():
                 project = Project.objects.create(
@@ -352,6 +362,19 @@ def import_document(
         "project": {"slug": project.slug, "name": project.name, "summary": project.summary, "notes": live},
         "imported": counts,
         "id_map": id_map,
+    }
+
+
+def _dry_run_report(parsed: _DocumentIn, live: int, max_revisions: int) -> dict[str, Any]:
+    counts = {
+        "notes": len(parsed.notes),
+        "revisions": sum(len(_newest(note.revisions, max_revisions)) for note in parsed.notes),
+        "links": len(parsed.links),
+    }
+    return {
+        "dry_run": True,
+        "project": {"slug": parsed.slug, "name": parsed.name, "summary": parsed.summary, "notes": live},
+        "would_import": counts,
     }
 
 

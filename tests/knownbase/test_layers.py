@@ -19,6 +19,7 @@ LAYERS = {
     "knownbase": 3,
     "web": 3,
     "billing_web": 3,
+    "api": 3,
 }
 MODEL_REFERENCE = re.compile(r"""["']((?:accounts|billing|memory|mcp_gateway)\.[A-Z]\w*)["']""")
 

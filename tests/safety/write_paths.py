@@ -176,3 +176,185 @@ STORE_PATHS: list[StorePath] = [
 
 # Write store functions reached only through an MCP tool of the same name.
 COVERED_BY_MCP = {path.name for path in MCP_PATHS}
+
+
+# ------------------------------------------------------------------------------------------- REST
+# Every REST write endpoint (issue 11), by the operationId of /api/schema/, with its plantings. A
+# write endpoint of the schema missing here fails test_rest_planting.py::test_every_rest_write_is_planted.
+# Paths are given unquoted; the harness percent-encodes what goes into a URL.
+
+RestCall = tuple[
+    str, str, Any, dict[str, Any] | None, dict[str, str] | None
+]  # method, path, body, query, headers
+
+
+def header_safe(value: str) -> bool:
+    """Whether a value can travel in an HTTP header at all (one line of Latin-1)."""
+    return "\n" not in value and "\r" not in value and all(ord(ch) < 256 for ch in value)
+
+
+@dataclass(frozen=True)
+class RestPath:
+    """A REST write endpoint called through Django's test client."""
+
+    operation: str
+    store_function: str  # the write store function it reaches
+    plant: Callable[[str, Context], list[RestCall]]
+    # Values in ids, slugs or tags may be refused as malformed (400) or not found (404) before or
+    # instead of the gate; free text must come back 422 screened.
+    bounded: bool = False
+
+
+REST_PATHS: list[RestPath] = [
+    RestPath(
+        "create_project",
+        "create_project",
+        lambda s, c: [
+            ("POST", "/projects", {"name": "New", "summary": s}, None, None),
+            ("POST", "/projects", {"name": "New", "agent_instructions": s}, None, None),
+            *([("POST", "/projects", {"name": s}, None, None)] if len(s) <= 120 else []),
+        ],
+    ),
+    RestPath(
+        "update_project",
+        "update_project",
+        lambda s, c: [
+            ("PATCH", "/projects/payments", {"summary": f"About: {s}"}, None, None),
+            ("PATCH", "/projects/payments", {"agent_instructions": s}, None, None),
+            *([("PATCH", "/projects/payments", {"name": s}, None, None)] if len(s) <= 120 else []),
+        ],
+    ),
+    RestPath(
+        "rename_tag",
+        "rename_tag",
+        lambda s, c: [("POST", "/projects/payments/tags/rename", {"old": "x", "new": s}, None, None)],
+        bounded=True,
+    ),
+    RestPath(
+        "create_note",
+        "create_note",
+        lambda s, c: [
+            ("POST", "/projects/payments/notes", {"title": "t", "body": s}, None, None),
+            *(
+                [("POST", "/projects/payments/notes", {"title": s, "body": "b"}, None, None)]
+                if len(s) <= 300
+                else []
+            ),
+        ],
+    ),
+    RestPath(
+        "update_note",
+        "update_note",
+        lambda s, c: [("PATCH", f"/notes/{c.note_id}", {"body": f"updated {s}"}, None, None)],
+    ),
+    RestPath(
+        "patch_note",
+        "patch_note",
+        lambda s, c: [
+            ("POST", f"/notes/{c.note_id}/patch", {"op": "append", "text": s}, None, None),
+            (
+                "POST",
+                f"/notes/{c.note_id}/patch",
+                {"op": "replace", "find": "original", "text": s},
+                None,
+                None,
+            ),
+        ],
+    ),
+    RestPath(
+        "delete_note",
+        "delete_note",
+        lambda s, c: [("DELETE", f"/notes/{c.note_id}", None, {"reason": s}, None)] if len(s) <= 300 else [],
+    ),
+    RestPath(
+        "restore_note",
+        "restore_note",
+        lambda s, c: [("POST", f"/notes/{s}/restore", {}, None, None)],
+        bounded=True,
+    ),
+    RestPath(
+        "restore_revision",
+        "restore_note_revision",
+        lambda s, c: [("POST", f"/notes/{s}/revisions/1/restore", {}, None, None)],
+        bounded=True,
+    ),
+    RestPath(
+        "create_link",
+        "relate_notes",
+        lambda s, c: [("POST", f"/notes/{c.note_id}/links", {"to_id": s, "kind": "relates_to"}, None, None)],
+        bounded=True,
+    ),
+    RestPath(
+        "delete_link",
+        "relate_notes",
+        lambda s, c: [("DELETE", f"/notes/{c.note_id}/links/relates_to/{s}", None, None, None)],
+        bounded=True,
+    ),
+    RestPath(
+        "remember",
+        "remember",
+        lambda s, c: [
+            ("POST", "/projects/payments/remember", {"content": f"Deploy notes: {s}"}, None, None),
+            *(
+                [("POST", "/projects/payments/remember", {"content": "ok", "title": s}, None, None)]
+                if len(s) <= 300
+                else []
+            ),
+            *(
+                [("POST", "/projects/payments/remember", {"content": "ok too", "source": s}, None, None)]
+                if len(s) <= 100
+                else []
+            ),
+            *(
+                [
+                    (
+                        "POST",
+                        "/projects/payments/remember",
+                        {"content": "ok three"},
+                        None,
+                        {"Idempotency-Key": s},
+                    )
+                ]
+                if header_safe(s) and len(s) <= 200
+                else []
+            ),
+        ],
+    ),
+    RestPath(
+        "checkpoint",
+        "checkpoint",
+        lambda s, c: [
+            ("POST", "/projects/payments/checkpoint", {"summary": f"Done. {s}"}, None, None),
+            (
+                "POST",
+                "/projects/payments/checkpoint",
+                {"summary": "ok", "decisions": ["fine", s]},
+                None,
+                None,
+            ),
+            ("POST", "/projects/payments/checkpoint", {"summary": "ok", "next_actions": [s]}, None, None),
+        ],
+    ),
+    RestPath(
+        "import_project",
+        "import_project",
+        lambda s, c: [
+            ("POST", "/import", {"document": _document(s), "slug": "imported"}, None, None),
+            ("POST", "/import", {"document": _document(s), "slug": "imported", "dry_run": True}, None, None),
+        ],
+    ),
+    RestPath(
+        "create_api_key",
+        "create_api_key",
+        lambda s, c: [("POST", "/api-keys", {"name": s}, None, None)] if len(s) <= 100 else [],
+    ),
+    RestPath(
+        "revoke_api_key",
+        "revoke_api_key",
+        lambda s, c: [("DELETE", f"/api-keys/{s}", None, None, None)],
+        bounded=True,
+    ),
+]
+
+# Write store functions reached through a REST endpoint.
+COVERED_BY_REST = {path.store_function for path in REST_PATHS}

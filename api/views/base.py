@@ -1,0 +1,216 @@
+"""What every REST view shares: parse the request, call one store function, shape the HTTP answer.
+
+Views hold no validation, scoping or business rule: the store does all of it, for every entry point.
+Here are only the HTTP parts: the Principal from the request, the body and query parsed by their
+serializers, ETag / If-Match for note versions, Idempotency-Key, Location, and the schema of each
+operation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.errors import InvalidArgument
+from accounts.principal import Principal
+from api import responses
+from memory import inputs
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+MAX_IF_MATCH = 100
+
+
+class StoreView(APIView):
+    """A view over store functions. POSTs refuse an Idempotency-Key unless the view honours it, so a
+    client never believes a retry is safe where it is not."""
+
+    honours_idempotency_key = False
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if (
+            request.method == "POST"
+            and not self.honours_idempotency_key
+            and IDEMPOTENCY_HEADER in request.headers
+        ):
+            raise InvalidArgument(
+                f"This endpoint does not take {IDEMPOTENCY_HEADER}: only POST …/remember and POST "
+                "…/checkpoint replay a retried request. Send this request without the header."
+            )
+
+
+def principal(request: Request) -> Principal:
+    found = request.auth
+    assert isinstance(found, Principal)  # api.authentication.HasPrincipal admits nothing else
+    return found
+
+
+def parsed(serializer: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """The fields given, typed; a malformed value is a 400 before the store is called."""
+    checked = serializer(data=data if data is not None else {})
+    checked.is_valid(raise_exception=True)
+    return dict(checked.validated_data)
+
+
+def body_of(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    return parsed(serializer, request.data)
+
+
+def query_of(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    return parsed(serializer, request.query_params)
+
+
+def idempotency_key(request: Request) -> str | None:
+    value = request.headers.get(IDEMPOTENCY_HEADER)
+    return None if value is None else str(value)
+
+
+def expected_version(request: Request, given: int | None) -> int | None:
+    """The version a write is conditional on: If-Match (the ETag of a read) or `expected_version`."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return given
+    value = header.strip()
+    if value == "*":
+        return given
+    if value.startswith("W/"):
+        value = value[2:]
+    value = value.strip('"')
+    if len(header) > MAX_IF_MATCH or not value.isascii() or not value.isdigit():
+        raise InvalidArgument('`If-Match` must be one ETag of the note, e.g. "3" (its version).')
+    version = int(value)
+    if given is not None and given != version:
+        raise InvalidArgument(
+            f"`If-Match` ({version}) and `expected_version` ({given}) disagree: send one of them."
+        )
+    return version
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def note_answer(result: dict[str, Any], *, status: int = 200, location: bool = False) -> Response:
+    """A response about one note, with its version as ETag."""
+    note = result["note"]
+    headers = {"ETag": etag(int(note["version"]))}
+    if location:
+        headers["Location"] = f"/api/v1/notes/{note['id']}"
+    return Response(result, status=status, headers=headers)
+
+
+# ------------------------------------------------------------------------------------------- schema
+
+ERROR_STATUSES = {
+    400: "invalid_argument: a value is malformed or out of range; the message names it.",
+    401: "unauthenticated: no credential, or one that is unknown, revoked or expired.",
+    402: "plan_limit: the team plan's cap is reached; upgrade_url says where to raise it.",
+    403: "forbidden: a read-only key, the viewer role, a project-scoped key, or not an owner or admin.",
+    404: "not_found: nothing with this id or slug is visible to this credential.",
+    409: "version_conflict (details: current_version, expected_version) or conflict.",
+    422: "screened: a value looks like a secret or personal data; field and family name it.",
+    429: "rate_limited: the plan's requests per minute; retry after Retry-After seconds.",
+}
+READ = (400, 401, 403, 404, 429)
+_SUCCESS: dict[Any, str] = {
+    200: "The result.",
+    201: "Created.",
+    (200, "application/json"): "The JSON export document.",
+    (200, "text/markdown"): "The Markdown export.",
+}
+WRITE = (400, 401, 402, 403, 404, 409, 422, 429)
+
+
+def path_parameter(
+    name: str, description: str, example: str | int, spec: inputs.TextInput | None
+) -> OpenApiParameter:
+    schema: dict[str, Any] = (
+        {"type": "integer", "minimum": 1} if isinstance(example, int) else {"type": "string"}
+    )
+    if spec is not None:
+        schema["maxLength"] = spec.max_length
+    schema["example"] = example
+    return OpenApiParameter(name, schema, OpenApiParameter.PATH, required=True, description=description)
+
+
+PROJECT = path_parameter("project", "The project's slug.", "payments", inputs.PROJECT_SLUG)
+NOTE = path_parameter("id", "The note's id.", responses.NOTE_ID, inputs.NOTE_ID)
+VERSION = path_parameter("version", "A version of the note.", 1, None)
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    {
+        "type": "string",
+        "maxLength": MAX_IF_MATCH,
+        "pattern": r'^(\*|(W/)?"?[0-9]{1,10}"?)$',
+        "example": '"3"',
+    },
+    OpenApiParameter.HEADER,
+    description="Apply only if the note is still at this ETag (its version); else 409 version_conflict.",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": inputs.IDEMPOTENCY_KEY.max_length,
+        "example": "ci-run-4812-step-3",
+    },
+    OpenApiParameter.HEADER,
+    description="A retry with the same key (same credential, same request) returns the first answer and writes nothing.",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    {"type": "string", "example": '"3"'},
+    OpenApiParameter.HEADER,
+    description="The note's version, for If-Match.",
+    response=[200, 201],
+)
+LOCATION = OpenApiParameter(
+    "Location",
+    {"type": "string", "example": f"/api/v1/notes/{responses.NOTE_ID}"},
+    OpenApiParameter.HEADER,
+    description="The created resource.",
+    response=[201],
+)
+
+
+def operation(
+    operation_id: str,
+    summary: str,
+    *,
+    tag: str,
+    ok: dict[Any, Any],
+    errors: Iterable[int] = READ,
+    request: type[serializers.Serializer] | None = None,
+    query: type[serializers.Serializer] | None = None,
+    parameters: Iterable[OpenApiParameter] = (),
+    description: str = "",
+) -> Callable[[F], F]:
+    """The operation's schema: summary, input, its success and error answers (all one error shape)."""
+    answers: dict[Any, Any] = {
+        key: value
+        if isinstance(value, OpenApiResponse)
+        else OpenApiResponse(value, description=_SUCCESS.get(key, "OK."))
+        for key, value in ok.items()
+    }
+    for code in errors:
+        answers[code] = OpenApiResponse(responses.Error, description=ERROR_STATUSES[code])
+    answers["default"] = OpenApiResponse(responses.Error, description="Any other failure, in the same shape.")
+    listed = [*parameters, *([query] if query is not None else [])]
+    return extend_schema(
+        summary=summary,
+        description=description or summary,
+        tags=[tag],
+        request=request if request is not None else None,
+        responses=answers,
+        parameters=listed,
+        operation_id=operation_id,
+    )

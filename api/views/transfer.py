@@ -1,0 +1,66 @@
+"""Export (a JSON or Markdown download) and import (with a dry run)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import requests, responses
+from api.views.base import PROJECT, WRITE, StoreView, body_of, operation, principal, query_of
+from memory import store
+
+TAG = "transfer"
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class Export(StoreView):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # The download is JSON or Markdown as `format` says, whatever Accept asks for; errors are JSON.
+        return super().perform_content_negotiation(request, force=True)
+
+    @operation(
+        "export_project",
+        "Export a project",
+        tag=TAG,
+        ok={(200, "application/json"): responses.ExportDocument, (200, "text/markdown"): OpenApiTypes.STR},
+        query=requests.ExportQuery,
+        parameters=[PROJECT],
+        description="Download the whole project: format=json is complete and re-importable (POST "
+        "/api/v1/import), format=markdown is readable. Deleted notes are in the JSON, not the Markdown.",
+    )
+    def get(self, request: Request, project: str) -> HttpResponse:
+        result = store.export_content(principal(request), project, **query_of(request, requests.ExportQuery))
+        if result["format"] == "markdown":
+            response = HttpResponse(result["content"], content_type="text/markdown; charset=utf-8")
+        else:
+            response = HttpResponse(
+                json.dumps(result["content"], ensure_ascii=False, indent=2), content_type="application/json"
+            )
+        filename = _UNSAFE_FILENAME.sub("-", result["filename"])
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+class Import(StoreView):
+    @operation(
+        "import_project",
+        "Import a project",
+        tag=TAG,
+        ok={201: responses.Imported, 200: responses.ImportDryRun},
+        errors=WRITE,
+        request=requests.Import,
+        description="Create a new project from an export document (201). With dry_run, every check is made "
+        "(document, slug, plan caps, screening) and the counts that would be written are reported (200); "
+        "nothing is written.",
+    )
+    def post(self, request: Request) -> Response:
+        arguments: dict[str, Any] = body_of(request, requests.Import)
+        result = store.import_project(principal(request), arguments.pop("document"), **arguments)
+        return Response(result, status=200 if result.get("dry_run") else 201)

@@ -269,7 +269,12 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # Rate limits: per client IP in front of /mcp (before credentials are looked up); per credential
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
+# The client address behind proxies: X-Forwarded-For is read only when TRUSTED_PROXY_COUNT proxies that
+# each append to it stand in front, and then only the entry the farthest of them appended is believed
+# (everything left of it is whatever the client sent). TRUST_X_FORWARDED_FOR=true, the earlier switch,
+# means one proxy.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUST_X_FORWARDED_FOR else 0, minimum=0, maximum=10)
 
 # OAuth 2.1 for MCP clients (django-oauth-toolkit as the authorization server; /mcp is the resource).
 # An MCP client that knows only the /mcp URL discovers the server (RFC 9728 → RFC 8414), registers

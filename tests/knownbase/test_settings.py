@@ -34,6 +34,8 @@ CONTROLLED = (
     "STATIC_ROOT",
     "EMAIL_URL",
     "DEFAULT_FROM_EMAIL",
+    "TRUST_X_FORWARDED_FOR",
+    "TRUSTED_PROXY_COUNT",
 )
 
 
@@ -246,3 +248,11 @@ def test_processes_starting_together_agree_on_one_key(tmp_path):
     assert len(keys) == 8 and len(set(keys)) == 1
     assert sorted(path.name for path in folder.iterdir()) == ["secret_key"]  # no temporary file left
 
+
+def test_trusted_proxy_count_and_the_earlier_switch():
+    assert settings_value("s.TRUSTED_PROXY_COUNT") == 0
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUST_X_FORWARDED_FOR="true") == 1
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUST_X_FORWARDED_FOR="true", TRUSTED_PROXY_COUNT="2") == 2
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT="0", TRUST_X_FORWARDED_FOR="true") == 0
+    result = import_settings(TRUSTED_PROXY_COUNT="-1")
+    assert result.returncode != 0 and "TRUSTED_PROXY_COUNT must be at least 0" in result.stderr

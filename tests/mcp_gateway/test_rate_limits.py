@@ -120,3 +120,16 @@ def test_a_client_cannot_escape_the_ip_limit_by_inventing_forwarded_addresses(mc
         "X-Forwarded-For": "198.51.100.10",
     }
     assert httpx2.post(mcp.url, json=body, headers=headers).status_code == 401
+
+
+def test_oauth_registration_reads_the_client_address_the_same_way(rf, settings):
+    from knownbase.oauth.views import client_address
+
+    settings.TRUST_X_FORWARDED_FOR = True
+    settings.TRUSTED_PROXY_COUNT = 1
+    request = rf.post(
+        "/oauth/register/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.0.2.1, 198.51.100.9"
+    )
+    assert client_address(request) == "198.51.100.9"
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert client_address(request) == "10.0.0.2"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 
 import httpx2
 import pytest
@@ -122,14 +123,12 @@ def test_a_client_cannot_escape_the_ip_limit_by_inventing_forwarded_addresses(mc
     assert httpx2.post(mcp.url, json=body, headers=headers).status_code == 401
 
 
-def test_oauth_registration_reads_the_client_address_the_same_way(rf, settings):
-    from knownbase.oauth.views import client_address
-
+@pytest.mark.parametrize("module", ["knownbase.oauth.views", "web.throttle"])
+def test_oauth_registration_and_sign_in_limits_read_the_client_address_the_same_way(rf, settings, module):
+    client_address = importlib.import_module(module).client_address
     settings.TRUST_X_FORWARDED_FOR = True
     settings.TRUSTED_PROXY_COUNT = 1
-    request = rf.post(
-        "/oauth/register/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.0.2.1, 198.51.100.9"
-    )
+    request = rf.post("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="192.0.2.1, 198.51.100.9")
     assert client_address(request) == "198.51.100.9"
     settings.TRUSTED_PROXY_COUNT = 0
     assert client_address(request) == "10.0.0.2"

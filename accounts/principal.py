@@ -10,7 +10,15 @@ from enum import StrEnum
 
 from django.conf import settings
 
-from accounts.models import OAUTH_WRITE_SCOPE, ApiKey, Membership, OAuthConnection, Role, User
+from accounts.models import (
+    API_KEY_PREFIX,
+    OAUTH_WRITE_SCOPE,
+    ApiKey,
+    Membership,
+    OAuthConnection,
+    Role,
+    User,
+)
 
 MAX_CLIENT_NAME = 100
 # Where a web session keeps the team its user chose (web/session.py sets it; every session-based
@@ -88,14 +96,20 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
     key = ApiKey.authenticate(raw_key)
     if key is None:
         return None
+    principal = _principal_for_key(key, client_name)
+    if principal is not None:
+        key.touch()
+    return principal
+
+
+def _principal_for_key(key: ApiKey, client_name: str) -> Principal | None:
     membership = Membership.objects.filter(team_id=key.team_id, user_id=key.user_id).first()
     if membership is None:
         return None
-    key.touch()
     return principal_for_membership(
         membership,
         auth_method=AuthMethod.API_KEY,
-        credential_id=f"api_key:{key.display_prefix}",
+        credential_id=f"{AuthMethod.API_KEY}:{key.display_prefix}",
         project_id=key.project_id,
         read_only=key.read_only,
         client_name=client_name or "api-key",
@@ -112,16 +126,24 @@ def principal_for_oauth_token(raw_token: str, resource: str | None = None) -> Pr
     if found is None:
         return None
     connection, token = found
+    principal = _principal_for_connection(
+        connection, read_only=connection.read_only or OAUTH_WRITE_SCOPE not in token.scope.split()
+    )
+    if principal is not None:
+        connection.touch()
+    return principal
+
+
+def _principal_for_connection(connection: OAuthConnection, *, read_only: bool) -> Principal | None:
     membership = Membership.objects.filter(team_id=connection.team_id, user_id=connection.user_id).first()
     if membership is None:
         return None
-    connection.touch()
     return principal_for_membership(
         membership,
         auth_method=AuthMethod.OAUTH,
-        credential_id=f"oauth:{connection.public_id}",
+        credential_id=f"{AuthMethod.OAUTH}:{connection.public_id}",
         project_id=connection.project_id,
-        read_only=connection.read_only or OAUTH_WRITE_SCOPE not in token.scope.split(),
+        read_only=read_only,
         client_name=connection.client_name,
     )
 
@@ -136,3 +158,34 @@ def principal_for_session(user: User, team_id: int) -> Principal | None:
     return principal_for_membership(
         membership, auth_method=AuthMethod.SESSION, credential_id=f"session:{user.pk}", client_name="web"
     )
+
+
+def principal_for_credential(credential_id: str, team_id: int) -> Principal | None:
+    """What the credential named `credential_id` (a Principal's credential_id) may do in `team_id` now,
+    or None when it is no longer live there.
+
+    For something a credential was given to use later (an export link), so that revoking or expiring
+    the key, revoking the OAuth connection (or its token family), the member leaving the team, or the
+    user being deactivated ends it, and its scope and read-only flag are today's. A kind of credential
+    this cannot check is never live.
+    """
+    kind, _, reference = credential_id.partition(":")
+    if kind == AuthMethod.API_KEY and reference.startswith(API_KEY_PREFIX):
+        key = (
+            ApiKey.objects.usable()
+            .filter(lookup=reference[len(API_KEY_PREFIX) :], team_id=team_id, user__is_active=True)
+            .first()
+        )
+        return _principal_for_key(key, "") if key is not None else None
+    if kind == AuthMethod.OAUTH and reference:
+        connection = (
+            OAuthConnection.objects.live()
+            .select_related("application")
+            .filter(public_id=reference, team_id=team_id, user__is_active=True)
+            .first()
+        )
+        return _principal_for_connection(connection, read_only=connection.read_only) if connection else None
+    if kind == AuthMethod.SESSION and reference.isascii() and reference.isdigit():
+        user = User.objects.filter(pk=int(reference)).first()
+        return principal_for_session(user, team_id) if user is not None else None
+    return None

@@ -21,6 +21,7 @@ from knownbase.env import (
     env_tokens_by_suffix,
     env_url,
 )
+from knownbase.secret_key import development_secret_key
 
 # Lets admin and queryset classes be subscripted at run time (ModelAdmin[Team]) for the type checker.
 django_stubs_ext.monkeypatch()
@@ -32,18 +33,29 @@ if KNOWNBASE_ENV not in ("development", "production"):
     raise ImproperlyConfigured(f"KNOWNBASE_ENV must be development or production, got {KNOWNBASE_ENV!r}")
 PRODUCTION = KNOWNBASE_ENV == "production"
 
-_DEFAULT_SECRET_KEY = "dev-only-insecure-secret-key-change-me"  # noqa: S105 - refused in production below
-SECRET_KEY = env_str("SECRET_KEY", _DEFAULT_SECRET_KEY)
+# The embedded database's folder; in development it also keeps the generated SECRET_KEY.
+KNOWNBASE_DATA_DIR = Path(env_str("KNOWNBASE_DATA_DIR", str(BASE_DIR / ".data"))).expanduser().resolve()
+
+# Never a constant in the code: a published key lets anyone forge sessions, export links and cursors.
+# Production must be given one; development makes a random one once, in the data folder.
+SECRET_KEY = env_str("SECRET_KEY", "")
+if not SECRET_KEY and PRODUCTION:
+    raise ImproperlyConfigured("SECRET_KEY must be set to a random value of 32+ characters in production")
+if not SECRET_KEY:
+    SECRET_KEY = development_secret_key(KNOWNBASE_DATA_DIR)
+# On in development, but the debug pages (traceback, settings) are shown to loopback clients only:
+# knownbase.debug_pages gives every other client the plain error page production gives.
 DEBUG = env_bool("DEBUG", default=not PRODUCTION)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when KNOWNBASE_ENV=production")
 if PRODUCTION and (
-    SECRET_KEY == _DEFAULT_SECRET_KEY
-    or len(SECRET_KEY) < 32
+    len(SECRET_KEY) < 32
     # Django's own deployment check (security.W009) also rejects keys like "xxxx…" and generated
     # development keys; a placeholder that merely is long enough is no secret.
     or len(set(SECRET_KEY)) < 5
     or SECRET_KEY.startswith("django-insecure-")
+    # The development default earlier versions shipped: public, so no secret.
+    or SECRET_KEY == "dev-only-insecure-secret-key-change-me"  # noqa: S105
 ):
     raise ImproperlyConfigured("SECRET_KEY must be set to a random value of 32+ characters in production")
 
@@ -81,6 +93,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that whatever any later middleware or view raises, a remote client gets no debug page.
+    "knownbase.debug_pages.debug_pages_for_loopback_only",
     "django.middleware.security.SecurityMiddleware",
     # Serves /static/ (the admin's CSS and JS) from the ASGI process; no separate file server needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -112,7 +126,6 @@ TEMPLATES = [
 ]
 
 # Database: DATABASE_URL when given, else the embedded PostgreSQL in KNOWNBASE_DATA_DIR.
-KNOWNBASE_DATA_DIR = Path(env_str("KNOWNBASE_DATA_DIR", str(BASE_DIR / ".data"))).expanduser().resolve()
 DATABASE_URL = env_url("DATABASE_URL", schemes=("postgres", "postgresql"))
 # Under ASGI each request and each tool call runs in a thread of its own, so per-thread persistent
 # connections (CONN_MAX_AGE) would pile up one per thread. A psycopg pool per process lends a
@@ -207,6 +220,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# Debug pages (for loopback clients) mask the passwords of URL-valued settings (DATABASE_URL, REDIS_URL,
+# the broker) as well as the settings Django already hides.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "knownbase.debug_pages.SettingsFilter"
+
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SESSION_COOKIE_HTTPONLY = True
@@ -255,7 +272,12 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # Rate limits: per client IP in front of /mcp (before credentials are looked up); per credential
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
+# The client address behind proxies: X-Forwarded-For is read only when TRUSTED_PROXY_COUNT proxies that
+# each append to it stand in front, and then only the entry the farthest of them appended is believed
+# (everything left of it is whatever the client sent). TRUST_X_FORWARDED_FOR=true, the earlier switch,
+# means one proxy.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", default=False)
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1 if TRUST_X_FORWARDED_FOR else 0, minimum=0, maximum=10)
 
 # OAuth 2.1 for MCP clients (django-oauth-toolkit as the authorization server; /mcp is the resource).
 # An MCP client that knows only the /mcp URL discovers the server (RFC 9728 → RFC 8414), registers

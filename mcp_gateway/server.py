@@ -14,6 +14,9 @@ from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from billing.ratelimit import hit
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
@@ -147,10 +150,35 @@ def build_server(core_only: bool = False, *, http: bool = True) -> KnownbaseMCP:
     return server
 
 
+class PostOnly:
+    """In front of the /mcp endpoint: a stateless server has no stream to offer on GET (the SDK would
+    hold one open that never carries anything) and no session to DELETE, so an authenticated request
+    other than POST is 405 with `Allow: POST`, which the transport spec allows and clients handle by
+    carrying on with POST. An unauthenticated one still gets the 401 that tells it how to sign in."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = scope.get("user")
+        if scope["type"] == "http" and scope["method"] != "POST" and getattr(user, "is_authenticated", False):
+            response = PlainTextResponse("Method Not Allowed: this server answers POST only.", 405)
+            response.headers["Allow"] = "POST"
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def build_http_app(server: KnownbaseMCP) -> Starlette:
-    return server.streamable_http_app(
+    app = server.streamable_http_app(
         streamable_http_path="/mcp",
         stateless_http=True,
         json_response=True,
         transport_security=transport_security(),
     )
+    # Inside the route, after the SDK's authentication middleware has resolved the credential.
+    endpoints = [route for route in app.routes if isinstance(route, Route) and route.path == "/mcp"]
+    if len(endpoints) != 1:
+        raise RuntimeError("the MCP SDK's app no longer has one /mcp route to guard")
+    endpoints[0].app = PostOnly(endpoints[0].app)
+    return app

@@ -10,7 +10,8 @@ skip nor repeat notes that share a timestamp.
 Pages are keyset pages: "after position s" means change_seq > s. A first page from `since` means
 updated_at > since, in sequence order.
 
-The cursor is a django.core.signing token (tamper-evident, not secret) holding
+The cursor is a sealed token (memory.sealing: encrypted and authenticated, so neither the project nor
+the position can be read from it, and an altered one is refused) holding
 `{"v": 2, "p": project public id, "s": position sequence or null, "ty": sorted types, "st": sorted statuses}`.
 A continuation may change only limit and max_tokens.
 """
@@ -22,18 +23,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from django.core import signing
 from django.db.models import QuerySet
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import validation
+from memory import sealing, validation
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes import excerpt, rfc3339
 from memory.scoping import echo
 from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
-CURSOR_SALT = "knownbase.feed.v1"
+CURSOR_PURPOSE = "knownbase.feed-cursor"
 CURSOR_VERSION = 2
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -280,13 +280,13 @@ def _encode_cursor(project: Project, position: Position | None, types: list[str]
         "ty": sorted(types),
         "st": sorted(statuses),
     }
-    return signing.dumps(payload, salt=CURSOR_SALT, compress=True)
+    return sealing.seal(payload, CURSOR_PURPOSE)
 
 
 def _decode_cursor(cursor: str, project: Project) -> tuple[Position | None, list[str], list[str]]:
     try:
-        payload = signing.loads(cursor, salt=CURSOR_SALT)
-    except (signing.BadSignature, ValueError, TypeError, UnicodeError):
+        payload = sealing.unseal(cursor, CURSOR_PURPOSE)
+    except sealing.BadToken:
         raise InvalidArgument(_BAD_CURSOR) from None
     if not isinstance(payload, dict) or payload.get("v") != CURSOR_VERSION:
         raise InvalidArgument(_BAD_CURSOR)

@@ -260,14 +260,21 @@ class IdempotencyRecord(models.Model):
 
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # A key is the caller's within one project: the answer of one project's write is never replayed
+    # to a request about another.
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
     operation = models.CharField(max_length=40)
+    # SHA-256 of the validated request: the same key with a different request is refused.
+    request_hash = models.CharField(max_length=64)
     response = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["team", "user", "operation", "key"], name="idempotency_unique")
+            models.UniqueConstraint(
+                fields=["team", "user", "project", "operation", "key"], name="idempotency_project_unique"
+            )
         ]
 
     def __str__(self) -> str:

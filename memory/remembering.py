@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.functions import Upper
 from django.utils import timezone
@@ -118,9 +121,33 @@ def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -
     return [found[i] for i in ids]
 
 
+def lock_statements(project: Project, contents: Iterable[str]) -> None:
+    """Hold, until the transaction ends, the right to judge and store these statements in `project`.
+
+    Without it two callers remembering one text at once both find no duplicate and both insert. The
+    lock is per project and content hash, so unrelated writes never wait on each other. A caller that
+    stores several statements takes all its locks up front, in one order, before it writes anything:
+    every note write also takes the project row's lock (the change-sequence trigger), and a statement
+    lock requested after that could complete a cycle with a remember holding it.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_statements needs a transaction: the lock is released at its end")
+    keys = sorted({_statement_lock_key(project.pk, content_hash(content)) for content in contents})
+    with connection.cursor() as cursor:
+        for key in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def _statement_lock_key(project_pk: int, digest: str) -> int:
+    # A collision of two 64-bit keys costs only an unneeded wait, never a wrong answer.
+    raw = hashlib.sha256(f"knownbase.remember:{project_pk}:{digest}".encode()).digest()
+    return int.from_bytes(raw[:8], "big", signed=True)
+
+
 def remember(
     principal: Principal, project: Project, memory: Memory, *, max_revisions: int, use_semantic: bool = False
 ) -> dict[str, Any]:
+    lock_statements(project, [memory.content])
     old_notes = resolve_supersedes(principal, project, memory.supersedes)
     digest = content_hash(memory.content)
     exact = live_notes(principal, project).filter(content_hash=digest).select_related("project").first()

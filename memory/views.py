@@ -1,4 +1,5 @@
-"""The download behind export_project's signed URL: the link is the credential, checked again on use."""
+"""The download behind export_project's signed URL: the link carries the credential that asked for it,
+which must still be live when the link is used."""
 
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ from django.views.decorators.http import require_GET
 
 from accounts import audit
 from accounts.errors import StoreError
-from accounts.models import Membership
-from accounts.principal import principal_for_membership
+from accounts.principal import principal_for_credential
 from memory.models import Project
 from memory.transfer import export_document, export_markdown, read_export_token
 
@@ -25,16 +25,14 @@ def download_export(request: HttpRequest, token: str) -> HttpResponse:
         grant = read_export_token(token)
     except StoreError:
         raise Http404("No such export.") from None
-    # The signer may have left the team, or the project may have moved: both end the grant.
-    membership = (
-        Membership.objects.select_related("user")
-        .filter(team_id=grant.team_id, user_id=grant.user_id, user__is_active=True)
-        .first()
-    )
-    if membership is None:
+    team_id = Project.objects.filter(public_id=grant.project).values_list("team_id", flat=True).first()
+    # The credential that asked must still be live in the project's team, with today's scope: a
+    # revoked or expired key, a member who left or a deactivated user ends the link.
+    principal = principal_for_credential(grant.credential_id, team_id) if team_id is not None else None
+    if principal is None:
         raise Http404("No such export.")
-    principal = principal_for_membership(membership, client_name="export-download")
-    project = Project.objects.visible_to(principal).filter(pk=grant.project_id).first()
+    principal = principal.with_client("export-download")
+    project = Project.objects.visible_to(principal).filter(public_id=grant.project).first()
     if project is None:
         raise Http404("No such export.")
     filename = _UNSAFE_FILENAME.sub("-", project.slug) or "project"

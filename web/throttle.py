@@ -16,15 +16,17 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from mcp_gateway.ratelimit import forwarded_client
+
 log = logging.getLogger(__name__)
 
 
 def client_address(request: HttpRequest) -> str:
-    if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return str(forwarded.split(",")[0].strip())
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+    # The same reading of X-Forwarded-For as the /mcp limit: only what the trusted proxies appended.
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    return forwarded_client(
+        str(request.META.get("REMOTE_ADDR") or "unknown"), [str(forwarded)] if forwarded else []
+    )
 
 
 def _subject(name: str, kind: str, value: str) -> str:

@@ -27,6 +27,7 @@ from billing.ratelimit import hit
 from knownbase.oauth.forms import ConsentForm
 from knownbase.oauth.redirects import is_loopback, redirect_uri_problem
 from knownbase.oauth.validator import CONSENT
+from mcp_gateway.ratelimit import forwarded_client
 from memory.models import Project
 
 # Grant types a registration may ask for: the authorization code flow and its refresh tokens.
@@ -97,11 +98,11 @@ class ConsentView(AuthorizationView):
 
 
 def client_address(request: HttpRequest) -> str:
-    if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
-        if forwarded:
-            return forwarded.split(",")[0].strip()
-    return str(request.META.get("REMOTE_ADDR", "unknown"))
+    # The same reading of X-Forwarded-For as the /mcp limit: only what the trusted proxies appended.
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    return forwarded_client(
+        str(request.META.get("REMOTE_ADDR", "unknown")), [str(forwarded)] if forwarded else []
+    )
 
 
 def _metadata_refusal(body: bytes) -> JsonResponse | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from accounts.errors import InvalidArgument
@@ -58,6 +59,8 @@ def remember(
         lambda: remembering.remember(
             principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
         ),
+        project=target,
+        request=asdict(memory),
     )
 
 
@@ -119,6 +122,10 @@ def checkpoint(
     max_revisions, use_semantic = plan.max_revisions_per_note, plan.semantic_search
 
     def work() -> dict[str, Any]:
+        # Every item's lock before the handoff's insert takes the project row (see lock_statements).
+        remembering.lock_statements(
+            target, [item for field in CHECKPOINT_ITEM_TYPES for item in sections[field]]
+        )
         handoff = remembering.create_note(
             principal,
             target,
@@ -154,4 +161,11 @@ def checkpoint(
                 items.append(entry)
         return {"handoff": note_dict(handoff, body=False), "items": items}
 
-    return idempotency.run_once(principal, "checkpoint", idempotency_key, work)
+    return idempotency.run_once(
+        principal,
+        "checkpoint",
+        idempotency_key,
+        work,
+        project=target,
+        request={"summary": clean_summary, **sections},
+    )

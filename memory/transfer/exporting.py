@@ -11,20 +11,20 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core import signing
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from accounts.errors import InvalidArgument, NotFound
+from accounts.errors import Forbidden, InvalidArgument, NotFound
 from accounts.principal import Principal
-from memory import inputs
+from memory import inputs, sealing
 from memory.models import Note, NoteLink, NoteRevision, NoteType, Project
 
 EXPORT_FORMAT = "knownbase-export"
 EXPORT_VERSION = 1
 EXPORT_FORMATS = inputs.EXPORT_FORMATS
 EXPORT_URL_TTL = timedelta(minutes=10)
-_SIGNING_SALT = "knownbase.export.v1"
+EXPORT_TOKEN_PURPOSE = "knownbase.export-download"  # noqa: S105 - a label, not a secret
+_TOKEN_USE = "export-download"  # noqa: S105 - a label, not a secret
 
 TYPE_HEADINGS: dict[str, str] = {
     NoteType.DECISION: "Decisions",
@@ -224,43 +224,45 @@ def _one_line(text: str) -> str:
 
 @dataclass(frozen=True)
 class ExportGrant:
-    team_id: int
-    project_id: int
-    user_id: int
+    """What a download link grants: one project's export in one format, to the credential that asked."""
+
+    project: str  # the project's public id
+    credential_id: str  # the asking Principal's credential_id: the link lives only as long as it does
     fmt: str
 
 
-def _signer() -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt=_SIGNING_SALT)
-
-
 def signed_export_url(principal: Principal, project: Project, fmt: str) -> tuple[str, datetime]:
-    """A download URL for this export, good for EXPORT_URL_TTL, and when it expires."""
+    """A download URL for this export, good for EXPORT_URL_TTL, and when it expires.
+
+    The token is sealed (memory.sealing): nothing in it can be read or changed, and it is good for
+    this download only. It names the credential that asked, checked again on every download."""
     _check_scope(principal, project)
     if fmt not in EXPORT_FORMATS:
         raise InvalidArgument(f"`format` must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}.")
-    payload = {"t": principal.team_id, "p": project.pk, "u": principal.user_id, "f": fmt}
-    token = _signer().sign_object(payload)
+    if not principal.credential_id:
+        raise Forbidden("An export link is bound to the credential that asks for it; this caller has none.")
+    payload = {"use": _TOKEN_USE, "p": project.public_id, "c": principal.credential_id, "f": fmt}
+    token = sealing.seal(payload, EXPORT_TOKEN_PURPOSE)
     return f"{settings.SITE_URL}/exports/{token}", timezone.now() + EXPORT_URL_TTL
 
 
 def read_export_token(token: str) -> ExportGrant:
     """The grant a download token carries; InvalidArgument when it is forged, altered or expired."""
     try:
-        payload = _signer().unsign_object(token, max_age=EXPORT_URL_TTL)
-    except signing.SignatureExpired:
+        payload = sealing.unseal(token, EXPORT_TOKEN_PURPOSE, max_age=EXPORT_URL_TTL)
+    except sealing.ExpiredToken:
         raise InvalidArgument("This export link has expired: ask for a new one.") from None
-    except (signing.BadSignature, ValueError):
+    except sealing.BadToken:
         raise InvalidArgument("This export link is not valid.") from None
-    if not isinstance(payload, dict):
+    if not isinstance(payload, dict) or payload.get("use") != _TOKEN_USE:
         raise InvalidArgument("This export link is not valid.")
-    team_id, project_id, user_id, fmt = (payload.get(key) for key in ("t", "p", "u", "f"))
+    project, credential_id, fmt = (payload.get(key) for key in ("p", "c", "f"))
     if not (
-        type(team_id) is int
-        and type(project_id) is int
-        and type(user_id) is int
+        isinstance(project, str)
+        and isinstance(credential_id, str)
+        and credential_id
         and isinstance(fmt, str)
         and fmt in EXPORT_FORMATS
     ):
         raise InvalidArgument("This export link is not valid.")
-    return ExportGrant(team_id=team_id, project_id=project_id, user_id=user_id, fmt=fmt)
+    return ExportGrant(project=project, credential_id=credential_id, fmt=fmt)

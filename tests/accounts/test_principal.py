@@ -1,12 +1,24 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from oauth2_provider.models import RefreshToken
 
 from accounts import actions
-from accounts.models import AuditEvent, Membership
-from accounts.principal import AuthMethod, principal_for_api_key, principal_for_session
+from accounts.models import ApiKey, AuditEvent, Membership
+from accounts.principal import (
+    AuthMethod,
+    principal_for_api_key,
+    principal_for_credential,
+    principal_for_oauth_token,
+    principal_for_session,
+)
 from memory import store
 from memory.models import Note
+from tests.accounts.oauth_tokens import issue
 
 
 def test_team_wide_key_acts_for_its_user_in_its_team(cast):
@@ -94,3 +106,105 @@ def test_staff_operations_are_named_and_empty_by_default(cast):
     assert principal is not None and not principal.may_staff("moderate")
     staff = replace(principal, staff_operations=frozenset({"moderate"}))
     assert staff.may_staff("moderate") and not staff.may_staff("delete_team")
+
+
+def test_a_live_key_credential_acts_with_its_scope_today(cast):
+    issued = principal_for_api_key(cast.key(cast.member, project=cast.payments, read_only=True))
+    assert issued is not None
+    again = principal_for_credential(issued.credential_id, cast.acme.pk)
+    assert again is not None
+    assert (again.user_id, again.team_id, again.project_id, again.read_only, again.auth_method) == (
+        cast.member.pk,
+        cast.acme.pk,
+        cast.payments.pk,
+        True,
+        AuthMethod.API_KEY,
+    )
+    assert again.credential_id == issued.credential_id
+    # Only in the key's own team.
+    assert principal_for_credential(issued.credential_id, cast.globex.pk) is None
+
+
+def test_a_key_credential_is_no_longer_live_once_revoked_expired_or_its_user_gone(cast):
+    def credential() -> tuple[str, ApiKey]:
+        principal = principal_for_api_key(cast.key(cast.member))
+        assert principal is not None
+        return principal.credential_id, ApiKey.objects.get(
+            lookup=principal.credential_id[len("api_key:kb_") :]
+        )
+
+    revoked, key = credential()
+    key.revoke()
+    expired, key = credential()
+    ApiKey.objects.filter(pk=key.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    left, _ = credential()
+    deactivated, _ = credential()
+    for name in (revoked, expired):
+        assert principal_for_credential(name, cast.acme.pk) is None, name
+    Membership.objects.filter(team=cast.acme, user=cast.member).delete()
+    assert principal_for_credential(left, cast.acme.pk) is None
+    Membership.objects.create(team=cast.acme, user=cast.member, role="member")
+    assert principal_for_credential(deactivated, cast.acme.pk) is not None
+    cast.member.is_active = False
+    cast.member.save()
+    assert principal_for_credential(deactivated, cast.acme.pk) is None
+
+
+def test_a_session_credential_lives_while_the_user_is_an_active_member(cast):
+    session = principal_for_session(cast.member, cast.acme.pk)
+    assert session is not None
+    assert principal_for_credential(session.credential_id, cast.acme.pk) == session
+    assert principal_for_credential(session.credential_id, cast.globex.pk) is None
+    Membership.objects.filter(team=cast.acme, user=cast.member).delete()
+    assert principal_for_credential(session.credential_id, cast.acme.pk) is None
+
+
+@pytest.mark.parametrize(
+    "credential_id",
+    [
+        "",
+        "test:1",
+        "api_key:",
+        "api_key:kb_",
+        "api_key:000000000000",
+        "session:",
+        "session:x",
+        "session:١",
+        "oauth:1",
+    ],
+)
+def test_a_credential_that_cannot_be_checked_is_never_live(cast, credential_id):
+    assert principal_for_credential(credential_id, cast.acme.pk) is None
+
+
+def test_an_oauth_connection_credential_lives_until_it_is_revoked(cast):
+    raw, connection = issue(cast.member, cast.acme, project_id=cast.payments.pk)
+    issued = principal_for_oauth_token(raw)
+    assert issued is not None
+    again = principal_for_credential(issued.credential_id, cast.acme.pk)
+    assert again is not None
+    assert (again.user_id, again.project_id, again.auth_method, again.client_name) == (
+        cast.member.pk,
+        cast.payments.pk,
+        AuthMethod.OAUTH,
+        "Claude Code",
+    )
+    assert principal_for_credential(issued.credential_id, cast.globex.pk) is None
+    connection.revoked_at = timezone.now()
+    connection.save()
+    assert principal_for_credential(issued.credential_id, cast.acme.pk) is None
+
+
+def test_an_oauth_credential_ends_with_its_token_family_or_the_membership(cast):
+    raw, _ = issue(cast.member, cast.acme)
+    family = principal_for_oauth_token(raw)
+    assert family is not None
+    # A reused refresh token revokes the whole family: the connection's tokens no longer work.
+    RefreshToken.objects.filter(user=cast.member).update(revoked=timezone.now())
+    assert principal_for_credential(family.credential_id, cast.acme.pk) is None
+
+    raw, _ = issue(cast.member, cast.acme)
+    member = principal_for_oauth_token(raw)
+    assert member is not None
+    Membership.objects.filter(team=cast.acme, user=cast.member).delete()
+    assert principal_for_credential(member.credential_id, cast.acme.pk) is None

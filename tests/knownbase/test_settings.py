@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from django.core.exceptions import ImproperlyConfigured
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_SECRET = "kb-test-5f0c9a1e7d3b48c2a6e1f9d07b3c5a8e"
@@ -31,6 +34,8 @@ CONTROLLED = (
     "STATIC_ROOT",
     "EMAIL_URL",
     "DEFAULT_FROM_EMAIL",
+    "TRUST_X_FORWARDED_FOR",
+    "TRUSTED_PROXY_COUNT",
 )
 
 
@@ -171,3 +176,83 @@ def test_docker_image_and_compose_run_in_production_and_need_a_secret_key():
         assert environment["KNOWNBASE_ENV"] == "production"
         # ${VAR:?message} makes `docker compose` stop with the message when VAR is unset or empty.
         assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", environment["SECRET_KEY"]), environment
+
+
+# --- the development secret key --------------------------------------------------------------------
+
+
+def test_development_generates_a_random_key_once_per_data_folder(tmp_path):
+    first, second = tmp_path / "one", tmp_path / "two"
+    key = settings_value("s.SECRET_KEY", KNOWNBASE_DATA_DIR=str(first))
+    stored = first / "secret_key"
+    assert stored.read_text().strip() == key
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+    assert len(key) >= 50 and len(set(key)) >= 20
+    # Every process of that folder (web, worker, commands) reads the same key; another folder has its own.
+    assert settings_value("s.SECRET_KEY", KNOWNBASE_DATA_DIR=str(first)) == key
+    assert settings_value("s.SECRET_KEY", KNOWNBASE_DATA_DIR=str(second)) != key
+    # No key is written into the code: the settings source holds no literal that could be one.
+    source = (ROOT / "knownbase" / "settings.py").read_text()
+    assert key not in source
+    assert not re.search(r"^SECRET_KEY\s*=\s*['\"]", source, re.MULTILINE)
+
+
+def test_secret_key_from_the_environment_wins_and_writes_nothing(tmp_path):
+    assert (
+        settings_value("s.SECRET_KEY", SECRET_KEY=GOOD_SECRET, KNOWNBASE_DATA_DIR=str(tmp_path))
+        == GOOD_SECRET
+    )
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_production_without_a_key_generates_none(tmp_path):
+    result = import_settings(KNOWNBASE_ENV="production", KNOWNBASE_DATA_DIR=str(tmp_path))
+    assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_production_refuses_the_development_default_earlier_versions_shipped():
+    result = import_settings(KNOWNBASE_ENV="production", SECRET_KEY="dev-only-insecure-secret-key-change-me")
+    assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_widened_key_file_is_made_private_again_and_a_broken_one_refused(tmp_path):
+    from knownbase.secret_key import development_secret_key
+
+    key = development_secret_key(tmp_path)
+    stored = tmp_path / "secret_key"
+    stored.chmod(0o644)
+    assert development_secret_key(tmp_path) == key
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+    stored.write_text("short\n")
+    with pytest.raises(ImproperlyConfigured, match="delete it"):
+        development_secret_key(tmp_path)
+
+
+def test_processes_starting_together_agree_on_one_key(tmp_path):
+    from knownbase.secret_key import development_secret_key
+
+    folder = tmp_path / "fresh"
+    barrier = threading.Barrier(8)
+    keys: list[str] = []
+
+    def start() -> None:
+        barrier.wait(timeout=10)
+        keys.append(development_secret_key(folder))
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(keys) == 8 and len(set(keys)) == 1
+    assert sorted(path.name for path in folder.iterdir()) == ["secret_key"]  # no temporary file left
+
+
+def test_trusted_proxy_count_and_the_earlier_switch():
+    assert settings_value("s.TRUSTED_PROXY_COUNT") == 0
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUST_X_FORWARDED_FOR="true") == 1
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUST_X_FORWARDED_FOR="true", TRUSTED_PROXY_COUNT="2") == 2
+    assert settings_value("s.TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT="0", TRUST_X_FORWARDED_FOR="true") == 0
+    result = import_settings(TRUSTED_PROXY_COUNT="-1")
+    assert result.returncode != 0 and "TRUSTED_PROXY_COUNT must be at least 0" in result.stderr

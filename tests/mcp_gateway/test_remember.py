@@ -89,6 +89,29 @@ def test_retry_with_the_idempotency_key_returns_the_first_result(mcp, cast):
     assert IdempotencyRecord.objects.count() == 1
 
 
+def test_an_idempotency_key_belongs_to_one_project_and_one_request(mcp, cast):
+    # The reproduction: a key narrowed to payments reuses a key its user first sent to website.
+    website = mcp.ok(
+        cast.key(cast.member), "remember", {"project": "website", "content": JWT, "idempotency_key": "k-9"}
+    )
+    payments_key = cast.key(cast.member, project=cast.payments)
+    mine = mcp.ok(
+        payments_key, "remember", {"project": "payments", "content": OPAQUE, "idempotency_key": "k-9"}
+    )
+    assert mine["status"] == "created" and mine["note"]["project"] == "payments"
+    assert mine["note"]["id"] != website["note"]["id"]
+    assert Note.objects.get(public_id=mine["note"]["id"]).body == OPAQUE
+    # The same key with another request is refused, and nothing is written.
+    before = db_state()
+    error = mcp.error(
+        payments_key,
+        "remember",
+        {"project": "payments", "content": "Refunds take 5 days.", "idempotency_key": "k-9"},
+    )
+    assert error["code"] == "invalid_argument" and "idempotency_key" in error["message"]
+    assert db_state() == before
+
+
 def test_read_only_callers_are_forbidden(mcp, cast):
     save(cast, "Existing", OPAQUE)
     before = db_state()

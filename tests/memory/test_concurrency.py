@@ -73,3 +73,48 @@ def test_concurrent_retries_with_one_idempotency_key_create_one_note(cast, trans
     assert {o["note"]["id"] for o in outcomes} == {Note.objects.get().public_id}
     assert {o["status"] for o in outcomes} == {"created"}
     assert IdempotencyRecord.objects.count() == 1
+
+
+def test_parallel_remembers_of_one_text_create_exactly_one_note(cast, transactional_db):
+    # Different callers and spellings of one statement: the duplicate check and the insert are one
+    # step per project and content, so exactly one of them creates the note.
+    principals = [cast.principal(cast.member), cast.principal(cast.owner)]
+    outcomes = race(
+        lambda i: store.remember(
+            principals[i % 2], "payments", "Refunds are issued within five business days" + " " * i
+        )
+    )
+    assert all(isinstance(o, dict) for o in outcomes), outcomes
+    statuses = sorted(o["status"] for o in outcomes)
+    assert statuses == ["created"] + ["duplicate"] * (WRITERS - 1)
+    assert Note.objects.count() == 1
+    assert {o["note"]["id"] for o in outcomes} == {Note.objects.get().public_id}
+
+
+def test_one_text_in_two_projects_is_stored_in_each(cast, transactional_db):
+    principal = cast.principal(cast.member)
+    projects = ["payments", "website"]
+    outcomes = race(lambda i: store.remember(principal, projects[i % 2], "Logs are kept for 30 days"))
+    assert all(isinstance(o, dict) for o in outcomes), outcomes
+    assert sorted(o["status"] for o in outcomes).count("created") == 2
+    assert sorted(Note.objects.values_list("project__slug", flat=True)) == projects
+
+
+def test_checkpoints_and_remembers_of_the_same_items_neither_deadlock_nor_duplicate(cast, transactional_db):
+    # A checkpoint writes its handoff (which locks the project's change sequence) and then judges each
+    # item; a remember of one of those items in between must not wait on it while holding what the
+    # checkpoint needs next.
+    principal = cast.principal(cast.member)
+    items = ["Retry webhooks with backoff", "Amounts are stored in cents", "Refunds need two approvals"]
+
+    def work(i: int) -> Any:
+        if i % 2:
+            return store.checkpoint(
+                principal, "payments", f"Session {i}", decisions=items[::-1] if i % 4 == 1 else items
+            )
+        return store.remember(principal, "payments", items[i % 3], type="decision")
+
+    outcomes = race(work)
+    assert all(isinstance(o, dict) for o in outcomes), outcomes
+    bodies = list(Note.objects.exclude(type="handoff").values_list("body", flat=True))
+    assert sorted(bodies) == sorted(items)

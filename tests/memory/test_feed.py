@@ -461,3 +461,67 @@ def test_bookkeeping_updates_are_not_changes(cast):
     first = feed(cast)
     Note.objects.filter(pk=note.pk).update(access_count=5, embedding_model="m", embedding_hash="h")
     assert feed(cast, cursor=first["cursor"])["changes"] == []
+
+
+def _readable_parts(cursor: str) -> list[bytes]:
+    """Every way the cursor's text decodes without a key: each ':'-separated part as URL-safe base64,
+    zlib-inflated where it can be (how django.core.signing packs a payload)."""
+    import base64
+    import contextlib
+    import zlib
+
+    parts = []
+    for part in [cursor, *cursor.split(":")]:
+        stripped = part.lstrip(".")
+        try:
+            raw = base64.urlsafe_b64decode(stripped + "=" * (-len(stripped) % 4))
+        except ValueError:
+            continue
+        parts.append(raw)
+        with contextlib.suppress(zlib.error):
+            parts.append(zlib.decompress(raw))
+    return parts
+
+
+def test_a_cursor_is_opaque_no_project_id_or_position_can_be_read(cast):
+    make(cast, created=0, type="decision")
+    make(cast, created=1, type="decision")
+    page = feed(cast, limit=1, types=["decision"])
+    cursor = page["cursor"]
+    seq = Note.objects.get(public_id=page["changes"][0]["id"]).change_seq
+    readable = [cursor.encode(), *_readable_parts(cursor)]
+    for secret in (cast.payments.public_id, "decision", '"s"', f":{seq}", '"p"'):
+        assert not any(secret.encode() in text for text in readable), secret
+    # Encrypted with a fresh nonce each time: the same position never gives the same text twice.
+    again = feed(cast, limit=1, types=["decision"])["cursor"]
+    assert again != cursor
+    assert ids(feed(cast, cursor=again)) == ids(feed(cast, cursor=cursor)) != []
+
+
+def test_signed_cursors_of_the_old_readable_format_and_other_tokens_are_refused(cast):
+    from memory.transfer.exporting import signed_export_url
+
+    make(cast, created=0)
+    # Exactly what the previous, signed but readable, cursors were.
+    old = signing.dumps(
+        {"v": 2, "p": cast.payments.public_id, "s": 0, "ty": [], "st": []},
+        salt="knownbase.feed.v1",
+        compress=True,
+    )
+    export_token = signed_export_url(cast.principal(cast.member), cast.payments, "json")[0].rsplit("/", 1)[1]
+    for bad in (old, export_token):
+        with pytest.raises(InvalidArgument) as error:
+            feed(cast, cursor=bad)
+        assert "without cursor" in error.value.message
+
+
+def test_every_single_character_change_of_a_cursor_is_refused(cast):
+    # Including the last character, whose low bits base64 would otherwise ignore.
+    make(cast, created=0)
+    make(cast, created=1)
+    cursor = feed(cast, limit=1)["cursor"]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    for position in range(len(cursor)):
+        for other in {alphabet[(alphabet.index(cursor[position]) + step) % 64] for step in (1, 2, 17)}:
+            with pytest.raises(InvalidArgument):
+                feed(cast, cursor=cursor[:position] + other + cursor[position + 1 :])

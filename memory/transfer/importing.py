@@ -108,7 +108,10 @@ def _datetime(value: Any, path: str) -> datetime:
         _fail(path, "must be an RFC 3339 time string")
     if parsed.tzinfo is None:
         _fail(path, "must carry a time zone (e.g. a trailing Z)")
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+14:00 is before year 1 in UTC
+        _fail(path, "is outside the years 1 to 9999 in UTC")
 
 
 def _optional_datetime(value: Any, path: str) -> datetime | None:

@@ -77,3 +77,11 @@ def test_export_content_is_the_document_or_the_markdown(cast, document):
     assert AuditEvent.objects.filter(action="project.exported").count() == 2
     with pytest.raises(InvalidArgument):
         store.export_content(principal, "payments", "pdf")
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
+def test_a_time_outside_utc_years_is_invalid_argument(cast, moment):
+    document = export_document(cast.principal(cast.member), cast.payments)
+    document["exported_at"] = moment
+    with pytest.raises(InvalidArgument, match="exported_at"):
+        store.import_project(cast.principal(cast.owner), document, slug="copy", dry_run=True)

@@ -9,10 +9,27 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter
 
 from api.requests import Request
+from memory import inputs
 
 NOTE_FROM_BODY = "$response.body#/note/id"
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": inputs.IDEMPOTENCY_KEY.max_length,
+        "example": "ci-run-4812-step-3",
+    },
+    OpenApiParameter.HEADER,
+    description="Makes the POST safe to retry. A retry with the same key by the same credential and with "
+    "the same request returns the first answer (same status and body) and writes nothing; the same key "
+    "with a different request is 400 invalid_argument.",
+)
 
 
 def _is_request(serializer: Any) -> bool:
@@ -21,8 +38,13 @@ def _is_request(serializer: Any) -> bool:
 
 
 class KnownbaseAutoSchema(AutoSchema):
-    """Publishes each field's example (set by api.fields) next to its description, and that request
-    bodies take no field they do not list (api.requests.Request refuses unknown fields)."""
+    """Publishes each field's example (set by api.fields) next to its description, that request
+    bodies take no field they do not list (api.requests.Request refuses unknown fields), and the
+    Idempotency-Key header on every POST (every POST view passes it to its store function)."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters: list[Any] = super().get_override_parameters()
+        return [*parameters, IDEMPOTENCY_KEY] if self.method == "POST" else parameters
 
     def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
         schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)  # type: ignore[no-untyped-call]

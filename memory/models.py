@@ -260,9 +260,13 @@ class IdempotencyRecord(models.Model):
 
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # The Principal's credential_id: a key belongs to one credential, so another key or session of the
+    # same user never replays this answer (a created API key's secret above all).
+    credential = models.CharField(max_length=120, default="", blank=True)
     # A key is the caller's within one project: the answer of one project's write is never replayed
-    # to a request about another.
-    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="+")
+    # to a request about another. Null for writes that belong to the team, not to a project that
+    # exists yet (creating or importing a project, creating an API key).
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
     key = models.CharField(max_length=200)
     operation = models.CharField(max_length=40)
     # SHA-256 of the validated request: the same key with a different request is refused.
@@ -273,8 +277,15 @@ class IdempotencyRecord(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["team", "user", "project", "operation", "key"], name="idempotency_project_unique"
-            )
+                fields=["team", "user", "credential", "project", "operation", "key"],
+                condition=models.Q(project__isnull=False),
+                name="idempotency_project_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["team", "user", "credential", "operation", "key"],
+                condition=models.Q(project__isnull=True),
+                name="idempotency_team_unique",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -20,31 +20,17 @@ from rest_framework.views import APIView
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from api import responses
+from api.schema import IDEMPOTENCY_HEADER
 from memory import inputs
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_IF_MATCH = 100
 
 
 class StoreView(APIView):
-    """A view over store functions. POSTs refuse an Idempotency-Key unless the view honours it, so a
-    client never believes a retry is safe where it is not."""
-
-    honours_idempotency_key = False
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        if (
-            request.method == "POST"
-            and not self.honours_idempotency_key
-            and IDEMPOTENCY_HEADER in request.headers
-        ):
-            raise InvalidArgument(
-                f"This endpoint does not take {IDEMPOTENCY_HEADER}: only POST …/remember and POST "
-                "…/checkpoint replay a retried request. Send this request without the header."
-            )
+    """A view over store functions. Every POST passes the Idempotency-Key header to its store function
+    (`idempotency_key(request)`), and the schema documents the header on every POST (api.schema)."""
 
 
 def principal(request: Request) -> Principal:
@@ -69,6 +55,7 @@ def query_of(request: Request, serializer: type[serializers.Serializer]) -> dict
 
 
 def idempotency_key(request: Request) -> str | None:
+    """The Idempotency-Key header as sent; the store checks it like the tools' `idempotency_key`."""
     value = request.headers.get(IDEMPOTENCY_HEADER)
     return None if value is None else str(value)
 
@@ -154,17 +141,6 @@ IF_MATCH = OpenApiParameter(
     },
     OpenApiParameter.HEADER,
     description="Apply only if the note is still at this ETag (its version); else 409 version_conflict.",
-)
-IDEMPOTENCY_KEY = OpenApiParameter(
-    IDEMPOTENCY_HEADER,
-    {
-        "type": "string",
-        "minLength": 1,
-        "maxLength": inputs.IDEMPOTENCY_KEY.max_length,
-        "example": "ci-run-4812-step-3",
-    },
-    OpenApiParameter.HEADER,
-    description="A retry with the same key (same credential, same request) returns the first answer and writes nothing.",
 )
 ETAG = OpenApiParameter(
     "ETag",

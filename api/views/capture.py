@@ -8,7 +8,6 @@ from rest_framework.response import Response
 from api import requests, responses
 from api.errors import error_response
 from api.views.base import (
-    IDEMPOTENCY_KEY,
     PROJECT,
     WRITE,
     StoreView,
@@ -23,8 +22,6 @@ TAG = "capture"
 
 
 class Remember(StoreView):
-    honours_idempotency_key = True
-
     @operation(
         "remember",
         "Remember a fact",
@@ -32,7 +29,7 @@ class Remember(StoreView):
         ok={201: responses.Remembered, 200: responses.Remembered},
         errors=WRITE,
         request=requests.Remember,
-        parameters=[PROJECT, IDEMPOTENCY_KEY],
+        parameters=[PROJECT],
         description="Store one durable fact, decision or lesson: 201 created; 200 updated (a restatement "
         "updated a note) or duplicate (nothing stored); 409 conflict when it contradicts a note (nothing "
         "stored: resend with supersedes or force, as error.resolve says).",
@@ -51,8 +48,6 @@ class Remember(StoreView):
 
 
 class Checkpoint(StoreView):
-    honours_idempotency_key = True
-
     @operation(
         "checkpoint",
         "Checkpoint a work session",
@@ -60,7 +55,7 @@ class Checkpoint(StoreView):
         ok={201: responses.Checkpointed},
         errors=WRITE,
         request=requests.Checkpoint,
-        parameters=[PROJECT, IDEMPOTENCY_KEY],
+        parameters=[PROJECT],
         description="Close a session: a handoff note with everything, and each decision, open item and "
         "failed approach as its own note (with remember's checks; each item's status is reported).",
     )

@@ -17,6 +17,7 @@ from api.views.base import (
     StoreView,
     body_of,
     expected_version,
+    idempotency_key,
     note_answer,
     operation,
     path_parameter,
@@ -76,7 +77,13 @@ class RevisionRestore(StoreView):
         arguments: dict[str, Any] = body_of(request, requests.RevisionRestore)
         conditional = expected_version(request, arguments.get("expected_version"))
         return note_answer(
-            store.restore_note_revision(principal(request), id, version, expected_version=conditional)
+            store.restore_note_revision(
+                principal(request),
+                id,
+                version,
+                expected_version=conditional,
+                idempotency_key=idempotency_key(request),
+            )
         )
 
 
@@ -105,7 +112,13 @@ class Links(StoreView):
     )
     def post(self, request: Request, id: str) -> Response:
         arguments = body_of(request, requests.LinkCreate)
-        result = store.relate_notes(principal(request), id, arguments["to_id"], arguments["kind"])
+        result = store.relate_notes(
+            principal(request),
+            id,
+            arguments["to_id"],
+            arguments["kind"],
+            idempotency_key=idempotency_key(request),
+        )
         return Response(result, status=201 if result["status"] == "created" else 200)
 
 

@@ -18,6 +18,7 @@ from api.views.base import (
     StoreView,
     body_of,
     expected_version,
+    idempotency_key,
     note_answer,
     operation,
     principal,
@@ -58,7 +59,9 @@ class ProjectNotes(StoreView):
     )
     def post(self, request: Request, project: str) -> Response:
         arguments = body_of(request, requests.NoteCreate)
-        result = store.create_note(principal(request), project, **arguments)
+        result = store.create_note(
+            principal(request), project, idempotency_key=idempotency_key(request), **arguments
+        )
         return note_answer(result, status=201, location=True)
 
 
@@ -140,7 +143,9 @@ class NotePatch(StoreView):
     def post(self, request: Request, id: str) -> Response:
         arguments: dict[str, Any] = body_of(request, requests.NotePatch)
         arguments["expected_version"] = expected_version(request, arguments.get("expected_version"))
-        return note_answer(store.patch_note(principal(request), id, **arguments))
+        return note_answer(
+            store.patch_note(principal(request), id, idempotency_key=idempotency_key(request), **arguments)
+        )
 
 
 class NoteRestore(StoreView):
@@ -156,4 +161,6 @@ class NoteRestore(StoreView):
     )
     def post(self, request: Request, id: str) -> Response:
         body_of(request, requests.Empty)
-        return note_answer(store.restore_note(principal(request), id))
+        return note_answer(
+            store.restore_note(principal(request), id, idempotency_key=idempotency_key(request))
+        )

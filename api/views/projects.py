@@ -8,7 +8,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import requests, responses
-from api.views.base import LOCATION, PROJECT, WRITE, StoreView, body_of, operation, principal
+from api.views.base import (
+    LOCATION,
+    PROJECT,
+    WRITE,
+    StoreView,
+    body_of,
+    idempotency_key,
+    operation,
+    principal,
+)
 from memory import store
 
 TAG = "projects"
@@ -36,7 +45,11 @@ class Projects(StoreView):
         description="Team-wide credentials only; the slug is derived from the name when absent.",
     )
     def post(self, request: Request) -> Response:
-        result = store.create_project(principal(request), **body_of(request, requests.ProjectCreate))
+        result = store.create_project(
+            principal(request),
+            idempotency_key=idempotency_key(request),
+            **body_of(request, requests.ProjectCreate),
+        )
         return Response(
             result, status=201, headers={"Location": f"/api/v1/projects/{result['project']['slug']}"}
         )
@@ -83,4 +96,12 @@ class TagRename(StoreView):
     )
     def post(self, request: Request, project: str) -> Response:
         arguments: dict[str, Any] = body_of(request, requests.TagRename)
-        return Response(store.rename_tag(principal(request), project, arguments["old"], arguments["new"]))
+        return Response(
+            store.rename_tag(
+                principal(request),
+                project,
+                arguments["old"],
+                arguments["new"],
+                idempotency_key=idempotency_key(request),
+            )
+        )

@@ -6,7 +6,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import requests, responses
-from api.views.base import WRITE, StoreView, body_of, operation, path_parameter, principal
+from api.views.base import (
+    WRITE,
+    StoreView,
+    body_of,
+    idempotency_key,
+    operation,
+    path_parameter,
+    principal,
+)
 from memory import inputs, store
 
 TAG = "team"
@@ -49,9 +57,12 @@ class ApiKeys(StoreView):
         "and expiring. The secret `key` is in this response only: store it now.",
     )
     def post(self, request: Request) -> Response:
-        return Response(
-            store.create_api_key(principal(request), **body_of(request, requests.ApiKeyCreate)), status=201
+        result = store.create_api_key(
+            principal(request),
+            idempotency_key=idempotency_key(request),
+            **body_of(request, requests.ApiKeyCreate),
         )
+        return Response(result, status=201)
 
 
 class ApiKeyDetail(StoreView):

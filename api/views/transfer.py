@@ -12,7 +12,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import requests, responses
-from api.views.base import PROJECT, WRITE, StoreView, body_of, operation, principal, query_of
+from api.views.base import (
+    PROJECT,
+    WRITE,
+    StoreView,
+    body_of,
+    idempotency_key,
+    operation,
+    principal,
+    query_of,
+)
 from memory import store
 
 TAG = "transfer"
@@ -58,9 +67,14 @@ class Import(StoreView):
         request=requests.Import,
         description="Create a new project from an export document (201). With dry_run, every check is made "
         "(document, slug, plan caps, screening) and the counts that would be written are reported (200); "
-        "nothing is written.",
+        "nothing is written, and an Idempotency-Key is not kept.",
     )
     def post(self, request: Request) -> Response:
         arguments: dict[str, Any] = body_of(request, requests.Import)
-        result = store.import_project(principal(request), arguments.pop("document"), **arguments)
+        result = store.import_project(
+            principal(request),
+            arguments.pop("document"),
+            idempotency_key=idempotency_key(request),
+            **arguments,
+        )
         return Response(result, status=200 if result.get("dry_run") else 201)

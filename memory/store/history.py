@@ -9,6 +9,7 @@ from accounts.errors import InvalidArgument, NotFound
 from accounts.models import User
 from accounts.principal import Principal
 from memory import (
+    idempotency,
     registry,
     validation,
 )
@@ -18,6 +19,7 @@ from memory.models import (
 )
 from memory.notes import rfc3339
 from memory.scoping import note_for
+from memory.store.common import checked_version
 from memory.store.notes import update_note
 
 
@@ -85,7 +87,11 @@ def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, 
 
 @registry.write
 def restore_note_revision(
-    principal: Principal, id: str, version: int, expected_version: int | None = None
+    principal: Principal,
+    id: str,
+    version: int,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     """Make an earlier version's content current again, as a new version (the edit keeps a revision).
 
@@ -93,32 +99,45 @@ def restore_note_revision(
     they are now, because supersession and disputes are decided after the fact, not by old text."""
     note = note_for(principal, id)
     wanted = validation.bounded_int(version, "version", default=1, low=1, high=2**31 - 1)
-    if wanted == note.version:
-        raise InvalidArgument(
-            f"Version {wanted} is the current version of note {note.public_id}: nothing to restore."
+    conditional = checked_version(expected_version)
+
+    def work() -> dict[str, Any]:
+        # Inside the work: a retry finds the note moved on by the first restore and replays its answer.
+        if wanted == note.version:
+            raise InvalidArgument(
+                f"Version {wanted} is the current version of note {note.public_id}: nothing to restore."
+            )
+        revision = note.revisions.filter(version=wanted).first()
+        if revision is None:
+            raise NotFound(
+                f"Note {note.public_id} has no stored revision {wanted} (current version {note.version}; "
+                "older revisions may have been pruned). List the note's revisions to see what is kept."
+            )
+        result = update_note(
+            principal,
+            note.public_id,
+            title=revision.title,
+            body=revision.body,
+            type=revision.type,
+            tags=list(revision.tags),
+            importance=revision.importance,
+            expected_version=conditional,
         )
-    revision = note.revisions.filter(version=wanted).first()
-    if revision is None:
-        raise NotFound(
-            f"Note {note.public_id} has no stored revision {wanted} (current version {note.version}; "
-            "older revisions may have been pruned). List the note's revisions to see what is kept."
+        audit.record(
+            principal,
+            "note.revision_restored",
+            project_id=note.project_id,
+            project_slug=note.project.slug,
+            object_id=note.public_id,
+            restored=wanted,
         )
-    result = update_note(
+        return {"status": "restored", "restored_version": wanted, **result}
+
+    return idempotency.run_once(
         principal,
-        note.public_id,
-        title=revision.title,
-        body=revision.body,
-        type=revision.type,
-        tags=list(revision.tags),
-        importance=revision.importance,
-        expected_version=expected_version,
+        "restore_note_revision",
+        idempotency_key,
+        work,
+        project=note.project,
+        request={"id": note.public_id, "version": wanted, "expected_version": conditional},
     )
-    audit.record(
-        principal,
-        "note.revision_restored",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
-        restored=wanted,
-    )
-    return {"status": "restored", "restored_version": wanted, **result}

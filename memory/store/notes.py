@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.utils import timezone
@@ -10,6 +11,7 @@ from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import (
+    idempotency,
     inputs,
     listing,
     registry,
@@ -153,6 +155,7 @@ def create_note(
     tags: list[str] | None = None,
     importance: float | None = None,
     visibility: str | None = None,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     """Write a note exactly as given: no duplicate or conflict judgement (remember does that)."""
     target = project_for(principal, project)
@@ -166,10 +169,19 @@ def create_note(
         source=None,
         content_field="body",
     )
-    note = remembering.create_note(
-        principal, target, memory, status=validation.note_status(status) if status else inputs.DEFAULT_STATUS
+    clean_status = validation.note_status(status) if status else inputs.DEFAULT_STATUS
+
+    def work() -> dict[str, Any]:
+        return {"note": note_dict(remembering.create_note(principal, target, memory, status=clean_status))}
+
+    return idempotency.run_once(
+        principal,
+        "create_note",
+        idempotency_key,
+        work,
+        project=target,
+        request={**asdict(memory), "status": clean_status},
     )
-    return {"note": note_dict(note)}
 
 
 @registry.write
@@ -234,6 +246,7 @@ def patch_note(
     text: str,
     find: str | None = None,
     expected_version: int | None = None,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     note = note_for(principal, id)
     validation.choice(op, "op", inputs.PATCH_OPS)
@@ -246,25 +259,29 @@ def patch_note(
     if op != "replace" and not text.strip():
         raise InvalidArgument("`text` must not be empty.")
 
+    version = checked_version(expected_version)
+
     def patched(current: Note) -> dict[str, Any]:
         return {"body": validation.body(_patched_body(current, op, text, find), "text")}
 
-    updated = edit_note(
-        note,
-        principal,
-        patched,
-        expected_version=checked_version(expected_version),
-        max_revisions=max_revisions(principal),
+    def work() -> dict[str, Any]:
+        updated = edit_note(
+            note, principal, patched, expected_version=version, max_revisions=max_revisions(principal)
+        )
+        audit.record(
+            principal,
+            "note.patched",
+            project_id=note.project_id,
+            project_slug=note.project.slug,
+            object_id=note.public_id,
+            op=op,
+        )
+        return {"note": note_dict(updated)}
+
+    request = {"id": note.public_id, "op": op, "text": text, "find": find, "expected_version": version}
+    return idempotency.run_once(
+        principal, "patch_note", idempotency_key, work, project=note.project, request=request
     )
-    audit.record(
-        principal,
-        "note.patched",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
-        op=op,
-    )
-    return {"note": note_dict(updated)}
 
 
 def _patched_body(note: Note, op: str, text: str, find: str | None) -> str:
@@ -313,20 +330,27 @@ def delete_note(
 
 
 @registry.write
-def restore_note(principal: Principal, id: str) -> dict[str, Any]:
+def restore_note(principal: Principal, id: str, idempotency_key: str | None = None) -> dict[str, Any]:
     note = note_for(principal, id, include_deleted=True)
-    if note.deleted_at is None:
-        raise InvalidArgument(f"Note {note.public_id} is not deleted.")
-    usage.require_notes(principal.team_id)
-    updated = edit_note(
-        note, principal, {"deleted_at": None, "delete_reason": ""}, max_revisions=max_revisions(principal)
+
+    def work() -> dict[str, Any]:
+        # Inside the work: a retry finds the note restored already and replays the first answer.
+        if note.deleted_at is None:
+            raise InvalidArgument(f"Note {note.public_id} is not deleted.")
+        usage.require_notes(principal.team_id)
+        updated = edit_note(
+            note, principal, {"deleted_at": None, "delete_reason": ""}, max_revisions=max_revisions(principal)
+        )
+        audit.record(
+            principal,
+            "note.restored",
+            project_id=note.project_id,
+            project_slug=note.project.slug,
+            object_id=note.public_id,
+        )
+        schedule_embedding([note.pk])
+        return {"status": "restored", "note": note_dict(updated, body=False)}
+
+    return idempotency.run_once(
+        principal, "restore_note", idempotency_key, work, project=note.project, request={"id": note.public_id}
     )
-    audit.record(
-        principal,
-        "note.restored",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
-    )
-    schedule_embedding([note.pk])
-    return {"status": "restored", "note": note_dict(updated, body=False)}

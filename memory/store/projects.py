@@ -13,6 +13,7 @@ from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import (
+    idempotency,
     registry,
     usage,
     validation,
@@ -72,6 +73,7 @@ def create_project(
     slug: str | None = None,
     summary: str | None = None,
     agent_instructions: str | None = None,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     if principal.project_id is not None:
         raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
@@ -81,42 +83,40 @@ def create_project(
     clean_slug = _clean_slug(slug, clean_name)
     clean_summary = _clean_text(summary, "summary", MAX_PROJECT_TEXT)
     clean_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
+    fields = {
+        "name": clean_name,
+        "slug": clean_slug,
+        "summary": clean_summary,
+        "agent_instructions": clean_instructions,
+    }
     # A derived slug can be a secret its name was not: "123 - 45 - 6789" becomes 123-45-6789.
-    guard.stored(
-        principal,
-        {
-            "name": clean_name,
-            "slug": clean_slug,
-            "summary": clean_summary,
-            "agent_instructions": clean_instructions,
-        },
-    )
-    usage.require_project(principal.team_id)
-    if Project.objects.filter(
-        team_id=principal.team_id, slug=clean_slug
-    ).exists():  # team-wide: slugs are unique per team
-        raise InvalidArgument(f"A project with slug {clean_slug!r} exists already: pass another `slug`.")
-    try:
-        project = Project.objects.create(
-            team_id=principal.team_id,
-            name=clean_name,
-            slug=clean_slug,
-            summary=clean_summary,
-            agent_instructions=clean_instructions,
+    guard.stored(principal, fields)
+
+    def work() -> dict[str, Any]:
+        # The cap and the slug are checked inside the work: a retry finds the project it created.
+        usage.require_project(principal.team_id)
+        if Project.objects.filter(team_id=principal.team_id, slug=clean_slug).exists():  # unique per team
+            raise InvalidArgument(f"A project with slug {clean_slug!r} exists already: pass another `slug`.")
+        try:
+            project = Project.objects.create(team_id=principal.team_id, **fields)
+        except IntegrityError:
+            raise InvalidArgument(
+                f"A project with slug {clean_slug!r} exists already: pass another `slug`."
+            ) from None
+        # The public id, not the slug: slugs change, and one of up to 60 characters overflows object_id.
+        audit.record(
+            principal,
+            "project.created",
+            project_id=project.pk,
+            project_slug=project.slug,
+            object_id=project.public_id,
         )
-    except IntegrityError:
-        raise InvalidArgument(
-            f"A project with slug {clean_slug!r} exists already: pass another `slug`."
-        ) from None
-    # The public id, not the slug: slugs change, and one of up to 60 characters overflows object_id.
-    audit.record(
-        principal,
-        "project.created",
-        project_id=project.pk,
-        project_slug=project.slug,
-        object_id=project.public_id,
+        return {"project": project_dict(project, 0)}
+
+    # No project exists yet: the key belongs to the team.
+    return idempotency.run_once(
+        principal, "create_project", idempotency_key, work, project=None, request=fields
     )
-    return {"project": project_dict(project, 0)}
 
 
 @registry.write
@@ -149,7 +149,9 @@ def rename_project(
 
 
 @registry.write
-def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[str, Any]:
+def rename_tag(
+    principal: Principal, project: str, old: str, new: str, idempotency_key: str | None = None
+) -> dict[str, Any]:
     target = project_for(principal, project)
     old_tag = validation.tag_name(old, "old")
     new_tag = validation.tag_name(new, "new")
@@ -158,25 +160,37 @@ def rename_tag(principal: Principal, project: str, old: str, new: str) -> dict[s
     # The normalised tag is written to notes and the audit log, and "RK_TEST_…" becomes rk_test_….
     guard.stored(principal, {"new": new_tag})
     revision_cap = max_revisions(principal)
-    notes = list(Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag]))
 
     def renamed(current: Note) -> dict[str, Any]:
         merged = [new_tag if tag == old_tag else tag for tag in current.tags]
         return {"tags": list(dict.fromkeys(merged))}
 
-    for note in notes:
-        edit_note(note, principal, renamed, max_revisions=revision_cap)
-    audit.record(
+    def work() -> dict[str, Any]:
+        notes = list(
+            Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag])
+        )
+        for note in notes:
+            edit_note(note, principal, renamed, max_revisions=revision_cap)
+        audit.record(
+            principal,
+            "tag.renamed",
+            project_id=target.pk,
+            project_slug=target.slug,
+            # A tag may have 64 characters, more than object_id holds: it goes in the detail.
+            object_id=target.public_id,
+            tag=new_tag,
+            notes=len(notes),
+        )
+        return {"project": target.slug, "old": old_tag, "new": new_tag, "notes_updated": len(notes)}
+
+    return idempotency.run_once(
         principal,
-        "tag.renamed",
-        project_id=target.pk,
-        project_slug=target.slug,
-        # A tag may have 64 characters, more than object_id holds: it goes in the detail.
-        object_id=target.public_id,
-        tag=new_tag,
-        notes=len(notes),
+        "rename_tag",
+        idempotency_key,
+        work,
+        project=target,
+        request={"old": old_tag, "new": new_tag},
     )
-    return {"project": target.slug, "old": old_tag, "new": new_tag, "notes_updated": len(notes)}
 
 
 def _project_detail(project: Project, notes: int) -> dict[str, Any]:

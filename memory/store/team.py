@@ -13,6 +13,7 @@ from accounts.models import API_KEY_PREFIX, ApiKey, AuditEvent, Team, User
 from accounts.principal import Principal
 from billing import actions as billing_actions
 from memory import (
+    idempotency,
     inputs,
     registry,
     screening,
@@ -180,6 +181,7 @@ def create_api_key(
     project: str | None = None,
     read_only: bool | None = False,
     expires_at: str | None = None,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     """A key acting for the caller (owners and admins), team-wide or for one project; the raw key is
     in this response only and is never stored."""
@@ -189,16 +191,38 @@ def create_api_key(
     expiry = validation.timestamp(expires_at, "expires_at") if expires_at is not None else None
     if expiry is not None and expiry <= timezone.now():
         raise InvalidArgument("`expires_at` must be in the future, e.g. '2030-01-31T00:00:00Z'.")
-    key, raw = billing_actions.issue_api_key(
-        Team.objects.get(pk=principal.team_id),
-        User.objects.get(pk=principal.user_id),
-        project_id=target.pk if target is not None else None,
-        name=clean_name,
-        read_only=validation.flag(read_only, "read_only"),
-        expires_at=expiry,
-        actor=principal,
+    clean_read_only = validation.flag(read_only, "read_only")
+
+    def work() -> dict[str, Any]:
+        key, raw = billing_actions.issue_api_key(
+            Team.objects.get(pk=principal.team_id),
+            User.objects.get(pk=principal.user_id),
+            project_id=target.pk if target is not None else None,
+            name=clean_name,
+            read_only=clean_read_only,
+            expires_at=expiry,
+            actor=principal,
+        )
+        return {"api_key": _key_dict(key, _slugs(principal.team_id, {key.project_id})), "key": raw}
+
+    # A retry replays the secret `key` too: the caller whose answer was lost holds a key it cannot use
+    # otherwise, and only that caller can replay it (records belong to one credential of one user, and
+    # the request must match). It is kept sealed under SECRET_KEY, never in the clear, and only for
+    # memory.idempotency.SEALED_REPLAY_WINDOW; a later retry is told to revoke the key and make another.
+    return idempotency.run_once(
+        principal,
+        "create_api_key",
+        idempotency_key,
+        work,
+        project=None,
+        request={
+            "name": clean_name,
+            "project": target.public_id if target is not None else None,
+            "read_only": clean_read_only,
+            "expires_at": expiry,
+        },
+        sealed=("key",),
     )
-    return {"api_key": _key_dict(key, _slugs(principal.team_id, {key.project_id})), "key": raw}
 
 
 @registry.read

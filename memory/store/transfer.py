@@ -6,7 +6,7 @@ from typing import Any
 
 from accounts import audit
 from accounts.principal import Principal
-from memory import inputs, registry, transfer, validation
+from memory import idempotency, inputs, registry, transfer, validation
 from memory.notes import rfc3339
 from memory.scoping import project_for
 
@@ -66,9 +66,26 @@ def import_project(
     slug: str | None = None,
     name: str | None = None,
     dry_run: bool | None = False,
+    idempotency_key: str | None = None,
 ) -> dict[str, Any]:
     """Create a project from an export document. With `dry_run`, validate everything (document, slug,
     plan caps, screening) and report what would be created, writing nothing."""
-    return transfer.import_document(
-        principal, document, slug=slug, name=name, dry_run=validation.flag(dry_run, "dry_run")
+    rehearsal = validation.flag(dry_run, "dry_run")
+
+    def work() -> dict[str, Any]:
+        return transfer.import_document(principal, document, slug=slug, name=name, dry_run=rehearsal)
+
+    if rehearsal:
+        # A dry run writes nothing, so it is safe to retry as it is; its key is not kept, and stays
+        # free for the import it rehearses.
+        return work()
+    # The request is compared as sent (the document's key order does not matter): parsing it first
+    # would fail a retry on the slug the first import took.
+    return idempotency.run_once(
+        principal,
+        "import_project",
+        idempotency_key,
+        work,
+        project=None,
+        request={"document": document, "slug": slug, "name": name},
     )

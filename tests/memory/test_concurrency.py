@@ -10,7 +10,7 @@ from django.db import connection
 
 from accounts.errors import VersionConflict
 from memory import store
-from memory.models import IdempotencyRecord, Note, NoteRevision
+from memory.models import IdempotencyRecord, Note, NoteRevision, Project
 
 WRITERS = 8
 
@@ -73,6 +73,15 @@ def test_concurrent_retries_with_one_idempotency_key_create_one_note(cast, trans
     assert {o["note"]["id"] for o in outcomes} == {Note.objects.get().public_id}
     assert {o["status"] for o in outcomes} == {"created"}
     assert IdempotencyRecord.objects.count() == 1
+
+
+def test_concurrent_retries_of_a_team_wide_key_create_one_project(cast, transactional_db):
+    # No project exists yet, so the record has none: the team-wide unique index serialises the retries.
+    principal = cast.principal(cast.owner)
+    outcomes = race(lambda i: store.create_project(principal, "Billing", idempotency_key="new-project"))
+    assert all(isinstance(o, dict) for o in outcomes), outcomes
+    assert Project.objects.filter(slug="billing").count() == 1
+    assert IdempotencyRecord.objects.filter(project=None).count() == 1
 
 
 def test_parallel_remembers_of_one_text_create_exactly_one_note(cast, transactional_db):

@@ -193,6 +193,13 @@ def header_safe(value: str) -> bool:
     return "\n" not in value and "\r" not in value and all(ord(ch) < 256 for ch in value)
 
 
+def keyed(value: str, method: str, path: str, body: Any) -> list[RestCall]:
+    """The POST with `value` as its Idempotency-Key (kept in the idempotency records), when it fits."""
+    if not header_safe(value) or len(value) > 200:
+        return []
+    return [(method, path, body, None, {"Idempotency-Key": value})]
+
+
 @dataclass(frozen=True)
 class RestPath:
     """A REST write endpoint called through Django's test client."""
@@ -213,6 +220,7 @@ REST_PATHS: list[RestPath] = [
             ("POST", "/projects", {"name": "New", "summary": s}, None, None),
             ("POST", "/projects", {"name": "New", "agent_instructions": s}, None, None),
             *([("POST", "/projects", {"name": s}, None, None)] if len(s) <= 120 else []),
+            *keyed(s, "POST", "/projects", {"name": "Keyed"}),
         ],
     ),
     RestPath(
@@ -227,7 +235,10 @@ REST_PATHS: list[RestPath] = [
     RestPath(
         "rename_tag",
         "rename_tag",
-        lambda s, c: [("POST", "/projects/payments/tags/rename", {"old": "x", "new": s}, None, None)],
+        lambda s, c: [
+            ("POST", "/projects/payments/tags/rename", {"old": "x", "new": s}, None, None),
+            *keyed(s, "POST", "/projects/payments/tags/rename", {"old": "x", "new": "y"}),
+        ],
         bounded=True,
     ),
     RestPath(
@@ -240,6 +251,7 @@ REST_PATHS: list[RestPath] = [
                 if len(s) <= 300
                 else []
             ),
+            *keyed(s, "POST", "/projects/payments/notes", {"title": "t", "body": "keyed"}),
         ],
     ),
     RestPath(
@@ -259,6 +271,7 @@ REST_PATHS: list[RestPath] = [
                 None,
                 None,
             ),
+            *keyed(s, "POST", f"/notes/{c.note_id}/patch", {"op": "append", "text": "keyed"}),
         ],
     ),
     RestPath(
@@ -269,19 +282,28 @@ REST_PATHS: list[RestPath] = [
     RestPath(
         "restore_note",
         "restore_note",
-        lambda s, c: [("POST", f"/notes/{s}/restore", {}, None, None)],
+        lambda s, c: [
+            ("POST", f"/notes/{s}/restore", {}, None, None),
+            *keyed(s, "POST", f"/notes/{c.note_id}/restore", {}),
+        ],
         bounded=True,
     ),
     RestPath(
         "restore_revision",
         "restore_note_revision",
-        lambda s, c: [("POST", f"/notes/{s}/revisions/1/restore", {}, None, None)],
+        lambda s, c: [
+            ("POST", f"/notes/{s}/revisions/1/restore", {}, None, None),
+            *keyed(s, "POST", f"/notes/{c.note_id}/revisions/1/restore", {}),
+        ],
         bounded=True,
     ),
     RestPath(
         "create_link",
         "relate_notes",
-        lambda s, c: [("POST", f"/notes/{c.note_id}/links", {"to_id": s, "kind": "relates_to"}, None, None)],
+        lambda s, c: [
+            ("POST", f"/notes/{c.note_id}/links", {"to_id": s, "kind": "relates_to"}, None, None),
+            *keyed(s, "POST", f"/notes/{c.note_id}/links", {"to_id": c.other_note_id, "kind": "relates_to"}),
+        ],
         bounded=True,
     ),
     RestPath(
@@ -305,19 +327,7 @@ REST_PATHS: list[RestPath] = [
                 if len(s) <= 100
                 else []
             ),
-            *(
-                [
-                    (
-                        "POST",
-                        "/projects/payments/remember",
-                        {"content": "ok three"},
-                        None,
-                        {"Idempotency-Key": s},
-                    )
-                ]
-                if header_safe(s) and len(s) <= 200
-                else []
-            ),
+            *keyed(s, "POST", "/projects/payments/remember", {"content": "ok three"}),
         ],
     ),
     RestPath(
@@ -333,6 +343,7 @@ REST_PATHS: list[RestPath] = [
                 None,
             ),
             ("POST", "/projects/payments/checkpoint", {"summary": "ok", "next_actions": [s]}, None, None),
+            *keyed(s, "POST", "/projects/payments/checkpoint", {"summary": "keyed"}),
         ],
     ),
     RestPath(
@@ -341,12 +352,16 @@ REST_PATHS: list[RestPath] = [
         lambda s, c: [
             ("POST", "/import", {"document": _document(s), "slug": "imported"}, None, None),
             ("POST", "/import", {"document": _document(s), "slug": "imported", "dry_run": True}, None, None),
+            *keyed(s, "POST", "/import", {"document": _document("keyed"), "slug": "imported"}),
         ],
     ),
     RestPath(
         "create_api_key",
         "create_api_key",
-        lambda s, c: [("POST", "/api-keys", {"name": s}, None, None)] if len(s) <= 100 else [],
+        lambda s, c: [
+            *([("POST", "/api-keys", {"name": s}, None, None)] if len(s) <= 100 else []),
+            *keyed(s, "POST", "/api-keys", {"name": "keyed"}),
+        ],
     ),
     RestPath(
         "revoke_api_key",

@@ -1,15 +1,48 @@
-"""The team plan's per-credential request rate, counted in the same windows as the MCP gateway's, so
-a credential's REST and MCP calls share one limit."""
+"""Request rates of the REST API.
+
+- The team plan's per-credential rate, counted in the same windows as the MCP gateway's, so a
+  credential's REST and MCP calls share one limit.
+- Requests without a valid credential, per client address (API_ANONYMOUS_PER_IP_PER_MINUTE): an
+  address past it is refused before any credential is looked up, so API keys and tokens cannot be
+  guessed at speed. Its valid credentials wait out the minute too: telling them apart would take the
+  look-up the limit exists to spare.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
+from accounts.errors import RateLimited
 from accounts.principal import Principal
 from billing import ratelimit
+from web.throttle import client_address
+
+ANONYMOUS_SCOPE = "api-anonymous-ip"
+
+
+def _refuse(decision: ratelimit.Decision) -> None:
+    if not decision.allowed:
+        raise RateLimited(
+            f"More than {decision.limit} requests a minute without a valid credential came from this "
+            f"address. Retry in {decision.retry_after} s, with `Authorization: Bearer <API key>`.",
+            retry_after=decision.retry_after,
+        )
+
+
+def refuse_flooding_address(request: Request) -> str:
+    """Refuse (rate_limited) an address already past its anonymous limit; return the address."""
+    address = client_address(request)
+    _refuse(ratelimit.peek_sync(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
+    return address
+
+
+def count_anonymous(address: str) -> None:
+    """Count a request that brought no valid credential; refuse it if it is one too many."""
+    _refuse(ratelimit.hit_sync(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
 
 
 class PlanRateThrottle(BaseThrottle):

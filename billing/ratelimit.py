@@ -54,6 +54,19 @@ def hit_sync(scope: str, limit: int, now: float | None = None) -> Decision:
     return _decide(count, limit, moment)
 
 
+def peek_sync(scope: str, limit: int, now: float | None = None) -> Decision:
+    """Whether `scope` is already past `limit` this minute, without counting a request."""
+    if limit <= 0:
+        return Decision(True, limit, 0)
+    moment = time.time() if now is None else now
+    try:
+        count = int(cache.get(_key(scope, moment)) or 0)
+    except Exception:
+        log.exception("rate limiter cache unavailable; allowing the request")
+        return Decision(True, limit, 0)
+    return _decide(count, limit, moment)
+
+
 def _key(scope: str, moment: float) -> str:
     return f"rl:{scope}:{int(moment // WINDOW_SECONDS)}"
 

@@ -275,6 +275,9 @@ EMBEDDINGS_TIMEOUT = float(env_int("EMBEDDINGS_TIMEOUT_SECONDS", 10, minimum=1, 
 # Rate limits: per client IP in front of /mcp (before credentials are looked up); per credential
 # the team's plan sets requests_per_minute.
 RATE_LIMIT_PER_IP_PER_MINUTE = env_int("RATE_LIMIT_PER_IP_PER_MINUTE", 1200, minimum=0)
+# /api requests without a valid credential, per client IP: past it, that address is refused (429) before
+# any credential is looked up, so keys cannot be guessed at speed. 0 turns it off.
+API_ANONYMOUS_PER_IP_PER_MINUTE = env_int("API_ANONYMOUS_PER_IP_PER_MINUTE", 60, minimum=0)
 # The client address behind proxies: X-Forwarded-For is read only when TRUSTED_PROXY_COUNT proxies that
 # each append to it stand in front, and then only the entry the farthest of them appended is believed
 # (everything left of it is whatever the client sent). TRUST_X_FORWARDED_FOR=true, the earlier switch,

@@ -102,3 +102,5 @@ def _no_ip_rate_limit(settings: Any) -> None:
     # The whole suite talks to /mcp from 127.0.0.1, far above any per-address limit;
     # tests/mcp_gateway/test_rate_limits.py sets its own.
     settings.RATE_LIMIT_PER_IP_PER_MINUTE = 0
+    # Likewise /api without a credential (tests/api/test_anonymous_rate_limit.py sets its own).
+    settings.API_ANONYMOUS_PER_IP_PER_MINUTE = 0

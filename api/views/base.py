@@ -13,13 +13,14 @@ from typing import Any, TypeVar
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from api import responses
+from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
 from memory import inputs
 
@@ -31,6 +32,17 @@ MAX_IF_MATCH = 100
 class StoreView(APIView):
     """A view over store functions. Every POST passes the Idempotency-Key header to its store function
     (`idempotency_key(request)`), and the schema documents the header on every POST (api.schema)."""
+
+    def perform_authentication(self, request: Request) -> None:
+        # Requests without a valid credential count against their address (api.throttling).
+        address = throttling.refuse_flooding_address(request)
+        try:
+            super().perform_authentication(request)
+        except AuthenticationFailed:
+            throttling.count_anonymous(address)
+            raise
+        if not isinstance(request.auth, Principal):
+            throttling.count_anonymous(address)
 
 
 def principal(request: Request) -> Principal:

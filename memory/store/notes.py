@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
-from accounts.principal import Principal
+from accounts.principal import MODERATE, Principal
 from memory import (
     inputs,
     listing,
@@ -172,7 +172,7 @@ def create_note(
     return {"note": note_dict(note)}
 
 
-@registry.write
+@registry.write(staff=MODERATE)
 def update_note(
     principal: Principal,
     id: str,
@@ -312,7 +312,7 @@ def delete_note(
     return {"status": "deleted", "note": note_dict(updated, body=False)}
 
 
-@registry.write
+@registry.write(staff=MODERATE)
 def restore_note(principal: Principal, id: str) -> dict[str, Any]:
     note = note_for(principal, id, include_deleted=True)
     if note.deleted_at is None:

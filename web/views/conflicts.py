@@ -107,14 +107,18 @@ def conflict_resolve(request: HttpRequest, principal: Principal) -> HttpResponse
 
 def _answer(request: HttpRequest, message: str, *, resolved: bool = False) -> HttpResponse:
     """htmx swaps the conflict for the outcome; without script, the queue reloads with a message."""
-    if request.htmx:
+    if request.headers.get("HX-Request") == "true":
         return render(request, "web/_conflict_outcome.html", {"message": message, "resolved": resolved})
     (messages.success if resolved else messages.error)(request, message)
     return redirect(_queue_url(request.POST.get("project") or None))
 
 
 def _queue_url(project: str | None, offset: int | None = None) -> str:
-    query = {**({"project": project} if project else {}), **({"offset": offset} if offset else {})}
+    query: dict[str, str | int] = {}
+    if project:
+        query["project"] = project
+    if offset:
+        query["offset"] = offset
     return reverse("web:conflicts") + (f"?{urlencode(query)}" if query else "")
 
 

@@ -36,13 +36,7 @@ from memory.models import (
 
 MODERATION_TEAMS = 20  # teams per moderation page; each shows its newest conflicts
 MODERATION_PER_TEAM = 25
-RESOLUTION_LABELS = {
-    "a_supersedes_b": "A supersedes B",
-    "b_supersedes_a": "B supersedes A",
-    "both_true": "Both true",
-    "a_historical": "A is historical",
-    "b_historical": "B is historical",
-}
+RESOLUTION_LABELS = inputs.RESOLUTION_LABELS
 
 
 M = TypeVar("M", bound=Model)

@@ -94,6 +94,13 @@ RESOLUTIONS: tuple[str, ...] = (
     "a_historical",
     "b_historical",
 )
+RESOLUTION_LABELS: dict[str, str] = {
+    "a_supersedes_b": "A supersedes B",
+    "b_supersedes_a": "B supersedes A",
+    "both_true": "Both true",
+    "a_historical": "A is historical",
+    "b_historical": "B is historical",
+}
 # The resolutions of a note disputed on its own (no B): keep it as current, or mark it historical.
 LONE_RESOLUTIONS: tuple[str, ...] = ("both_true", "a_historical")
 

@@ -20,13 +20,7 @@ from memory import inputs, store
 from web.pages import page
 from web.session import team_page
 
-RESOLUTION_LABELS = {
-    "a_supersedes_b": "A supersedes B",
-    "b_supersedes_a": "B supersedes A",
-    "both_true": "Both true",
-    "a_historical": "A is historical",
-    "b_historical": "B is historical",
-}
+RESOLUTION_LABELS = inputs.RESOLUTION_LABELS
 # A note disputed on its own has no B: the same resolutions, worded for one note.
 LONE_LABELS = {"both_true": "Keep it (not disputed)", "a_historical": "Mark it historical"}
 DONE = {

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.http import HttpRequest
 
-from accounts.models import ApiKey, AuditEvent, Membership, OAuthConnection, Team, User
+from accounts.models import ApiKey, AuditEvent, Invitation, Membership, OAuthConnection, Team, User
 
 
 @admin.register(User)
@@ -35,6 +35,41 @@ class TeamAdmin(admin.ModelAdmin[Team]):
     search_fields = ["slug", "name", "public_id"]
     readonly_fields = ["public_id"]
     inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin[Membership]):
+    list_display = ["user", "team", "role", "created_at"]
+    list_filter = ["role"]
+    search_fields = ["user__email", "team__slug", "team__name"]
+    raw_id_fields = ["team", "user"]
+    list_select_related = ["team", "user"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin[Invitation]):
+    """Read-only: invitations are sent from the members page (the link's secret is never stored)."""
+
+    list_display = [
+        "email",
+        "team",
+        "role",
+        "invited_by",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "revoked_at",
+    ]
+    list_filter = ["role"]
+    search_fields = ["email", "public_id", "team__slug"]
+    exclude = ["digest"]
+    list_select_related = ["team", "invited_by"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(ApiKey)

@@ -17,10 +17,13 @@ from accounts.models import (
     Membership,
     OAuthConnection,
     Role,
+    Team,
     User,
 )
 
 MAX_CLIENT_NAME = 100
+STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
+MODERATE = "moderate"  # the staff operation of settling disputed memories
 # Where a web session keeps the team its user chose (web/session.py sets it; every session-based
 # entry point, pages and REST alike, reads it).
 SESSION_TEAM_KEY = "knownbase_team_id"
@@ -32,6 +35,7 @@ class AuthMethod(StrEnum):
     SESSION = "session"
     STDIO = "stdio"
     SYSTEM = "system"  # a management command or a webhook acting for a user
+    STAFF = "staff"  # an operator in the Django admin, acting on one team's shared notes
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,11 @@ class Principal:
     def rate_limit_key(self) -> str:
         return self.credential_id or f"{self.auth_method}:{self.user_id}"
 
+    @property
+    def is_staff(self) -> bool:
+        """Acting as an operator, not as a member: sees only the team's shared notes."""
+        return bool(self.staff_operations)
+
     def may_staff(self, operation: str) -> bool:
         return operation in self.staff_operations
 
@@ -87,6 +96,25 @@ def principal_for_membership(
         auth_method=auth_method,
         credential_id=credential_id,
         client_name=client_name.strip()[:MAX_CLIENT_NAME] or str(auth_method),
+    )
+
+
+def principal_for_staff(user: User, team_id: int) -> Principal | None:
+    """An active staff user moderating team `team_id` from the admin, or None for anyone else.
+
+    Staff are usually not members: the principal carries the team for scoping and audit, the
+    `moderate` operation that the store functions open to staff check, and the staff role, which
+    writes but manages nothing. The store shows it the team's shared notes only, never private ones."""
+    if not (user.is_active and user.is_staff) or not Team.objects.filter(pk=team_id).exists():
+        return None
+    return Principal(
+        user_id=user.pk,
+        team_id=team_id,
+        role=STAFF_ROLE,
+        auth_method=AuthMethod.STAFF,
+        credential_id=f"{AuthMethod.STAFF}:{user.pk}",
+        client_name="admin",
+        staff_operations=frozenset({MODERATE}),
     )
 
 

@@ -71,6 +71,7 @@ CONTEXT_MAX_TOKENS = NumberInput(100, 50_000, None, "Token budget of the whole r
 REVISIONS_LIMIT = NumberInput(1, 100, 20, "How many revisions at most, newest first.")
 LIST_LIMIT = NumberInput(1, 200, 50, "How many notes at most in this page.")
 AUDIT_LIMIT = NumberInput(1, 500, 50, "How many events at most.")
+CONFLICT_LIMIT = NumberInput(1, 100, 25, "How many conflicts at most in this page.")
 
 # Patterns.
 TAG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._:/+#-]*$")
@@ -85,6 +86,23 @@ DETAIL_LEVELS: tuple[str, ...] = ("lean", "balanced", "deep")
 EXPORT_FORMATS: tuple[str, ...] = ("json", "markdown")
 PATCH_OPS: tuple[str, ...] = ("append", "prepend", "replace")
 NOTE_SORTS: tuple[str, ...] = ("-updated", "updated", "-importance", "importance")
+# How a conflict between notes A and B is settled (memory.store.conflicts.resolve_conflict).
+RESOLUTIONS: tuple[str, ...] = (
+    "a_supersedes_b",
+    "b_supersedes_a",
+    "both_true",
+    "a_historical",
+    "b_historical",
+)
+RESOLUTION_LABELS: dict[str, str] = {
+    "a_supersedes_b": "A supersedes B",
+    "b_supersedes_a": "B supersedes A",
+    "both_true": "Both true",
+    "a_historical": "A is historical",
+    "b_historical": "B is historical",
+}
+# The resolutions of a note disputed on its own (no B): keep it as current, or mark it historical.
+LONE_RESOLUTIONS: tuple[str, ...] = ("both_true", "a_historical")
 
 # Defaults.
 DEFAULT_TYPE = NoteType.NOTE

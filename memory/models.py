@@ -109,9 +109,11 @@ def _search_document() -> models.Expression:
 class NoteQuerySet(models.QuerySet["Note"]):
     def visible_to(self, principal: Principal) -> NoteQuerySet:
         """Notes of the caller's visible projects: team notes plus the caller's own private ones,
-        deleted ones included (chain .live() to drop them)."""
+        deleted ones included (chain .live() to drop them). Staff see team notes only: moderation
+        never opens anyone's private notes, not even ones a staff member wrote as a member."""
+        shared = models.Q(visibility=Visibility.TEAM)
         notes = self.filter(team_id=principal.team_id).filter(
-            models.Q(visibility=Visibility.TEAM) | models.Q(author_id=principal.user_id)
+            shared if principal.is_staff else shared | models.Q(author_id=principal.user_id)
         )
         if principal.project_id is not None:
             notes = notes.filter(project_id=principal.project_id)

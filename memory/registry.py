@@ -5,6 +5,9 @@ compare one). The write wrapper also enforces write access, screens the argument
 the write in one transaction inside the gate's write context, where the store screens each value
 again in the form it will be stored (memory/screening/guard.py).
 
+Staff principals (accounts.principal.principal_for_staff) may call only the functions registered
+with their staff operation (`staff="moderate"`); every other store function refuses them.
+
 A store function that is not registered, or an MCP tool without a classification, fails Django's
 system checks (memory/checks.py), so the server refuses to start with an unclassified entry point.
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar, overload
 
 from django.db import transaction
 
@@ -30,9 +33,17 @@ R = TypeVar("R")
 STORE_FUNCTIONS: dict[str, Kind] = {}
 
 
-def _register(fn: Callable[..., Any], kind: Kind) -> None:
+def _register(fn: Callable[..., Any], kind: Kind, staff: str | None) -> None:
     STORE_FUNCTIONS[fn.__name__] = kind
     fn.store_kind = kind  # type: ignore[attr-defined]
+    fn.staff_operation = staff  # type: ignore[attr-defined]
+
+
+def _refuse_staff(name: str, args: Any, staff: str | None) -> None:
+    principal = args[0] if args else None
+    staff_may = staff is not None and isinstance(principal, Principal) and principal.may_staff(staff)
+    if isinstance(principal, Principal) and principal.is_staff and not staff_may:
+        raise Forbidden(f"{name} is not open to staff: moderate through the conflict actions.")
 
 
 def _arguments(signature: inspect.Signature, name: str, args: Any, kwargs: Any) -> dict[str, Any]:
@@ -45,22 +56,39 @@ def _arguments(signature: inspect.Signature, name: str, args: Any, kwargs: Any) 
     return arguments
 
 
-def read(fn: Callable[P, R]) -> Callable[P, R]:
-    signature = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        _arguments(signature, fn.__name__, args, kwargs)
-        return fn(*args, **kwargs)
-
-    _register(wrapper, "read")
-    return wrapper
+@overload
+def read(fn: Callable[P, R], *, staff: str | None = None) -> Callable[P, R]: ...
 
 
-def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ()) -> Any:
+@overload
+def read(fn: None = None, *, staff: str | None = None) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+
+
+def read(fn: Callable[P, R] | None = None, *, staff: str | None = None) -> Any:
+    """A read. `staff` names the staff operation that opens it to staff principals."""
+
+    def decorate(inner: Callable[P, R]) -> Callable[P, R]:
+        signature = inspect.signature(inner)
+
+        @functools.wraps(inner)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            _refuse_staff(inner.__name__, args, staff)
+            _arguments(signature, inner.__name__, args, kwargs)
+            return inner(*args, **kwargs)
+
+        _register(wrapper, "read", staff)
+        return wrapper
+
+    return decorate(fn) if fn is not None else decorate
+
+
+def write(
+    fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = (), staff: str | None = None
+) -> Any:
     """A write: refused for read-only callers, screened, run in one transaction.
 
     `unscreened` names arguments the gate skips; only the allow-list value of a screening rule uses it.
+    `staff` names the staff operation that opens it to staff principals.
     """
 
     def decorate(inner: Callable[P, R]) -> Callable[P, R]:
@@ -71,6 +99,7 @@ def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ())
             principal = args[0] if args else None
             if not isinstance(principal, Principal):
                 raise TypeError(f"{inner.__name__} takes a Principal as its first argument")
+            _refuse_staff(inner.__name__, args, staff)
             if not principal.can_write:
                 raise Forbidden(READ_ONLY_MESSAGE)
             arguments = _arguments(signature, inner.__name__, args, kwargs)
@@ -78,7 +107,7 @@ def write(fn: Callable[P, R] | None = None, *, unscreened: tuple[str, ...] = ())
             with guard.writing(principal, inner.__name__, screened), transaction.atomic():
                 return inner(*args, **kwargs)
 
-        _register(wrapper, "write")
+        _register(wrapper, "write", staff)
         return wrapper
 
     return decorate(fn) if fn is not None else decorate

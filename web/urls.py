@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, home, keys, members, teams
+from web.views import account, conflicts, home, keys, members, teams
 
 app_name = "web"
 
@@ -33,4 +33,7 @@ urlpatterns = [
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
     path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+    # Conflicts
+    path("conflicts/", conflicts.conflicts, name="conflicts"),
+    path("conflicts/resolve/", conflicts.conflict_resolve, name="conflict-resolve"),
 ]

@@ -10,12 +10,14 @@ each operation lives in the module of its resource:
 - notes: get_notes, get_note, list_notes, create_note, update_note, patch_note, delete_note, restore_note
 - history: list_note_revisions, get_note_revision, restore_note_revision
 - links: relate_notes, list_note_links
+- conflicts: list_conflicts, resolve_conflict
 - recall: search_notes, get_context, get_changes_since
 - transfer: export_project, export_content, import_project
 - team: get_usage, API keys, screening rules, the audit log
 """
 
 from memory.store.capture import checkpoint, remember
+from memory.store.conflicts import list_conflicts, resolve_conflict
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
 from memory.store.links import list_note_links, relate_notes
 from memory.store.notes import (
@@ -69,6 +71,7 @@ __all__ = [
     "import_project",
     "list_api_keys",
     "list_audit_events",
+    "list_conflicts",
     "list_note_links",
     "list_note_revisions",
     "list_notes",
@@ -79,6 +82,7 @@ __all__ = [
     "remember",
     "rename_project",
     "rename_tag",
+    "resolve_conflict",
     "restore_note",
     "restore_note_revision",
     "revoke_api_key",

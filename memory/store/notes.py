@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
-from accounts.principal import Principal
+from accounts.principal import MODERATE, Principal
 from memory import (
     idempotency,
     inputs,
@@ -184,7 +184,7 @@ def create_note(
     )
 
 
-@registry.write
+@registry.write(staff=MODERATE)
 def update_note(
     principal: Principal,
     id: str,
@@ -329,7 +329,7 @@ def delete_note(
     return {"status": "deleted", "note": note_dict(updated, body=False)}
 
 
-@registry.write
+@registry.write(staff=MODERATE)
 def restore_note(principal: Principal, id: str, idempotency_key: str | None = None) -> dict[str, Any]:
     note = note_for(principal, id, include_deleted=True)
 

@@ -172,6 +172,15 @@ STORE_PATHS: list[StorePath] = [
     ),
     StorePath("update_note", lambda s, p, c: [lambda: store.update_note(p, c.note_id, body=f"updated {s}")]),
     StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),
+    # Stores no text of its own: ids and a choice, refused before or by the gate.
+    StorePath(
+        "resolve_conflict",
+        lambda s, p, c: [
+            lambda: store.resolve_conflict(p, s, c.other_note_id, "both_true"),
+            lambda: store.resolve_conflict(p, c.note_id, s, "both_true"),
+            lambda: store.resolve_conflict(p, c.note_id, c.other_note_id, s),
+        ],
+    ),
 ]
 
 # Write store functions reached only through an MCP tool of the same name.

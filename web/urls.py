@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, home, keys, members, teams
+from web.views import account, home, keys, members, notes, revisions, teams
 
 app_name = "web"
 
@@ -33,4 +33,22 @@ urlpatterns = [
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
     path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+    # Note pages
+    path("projects/<slug:slug>/notes/<str:note_id>/", notes.note, name="note"),
+    path("projects/<slug:slug>/notes/<str:note_id>/edit/", notes.note_edit, name="note-edit"),
+    path("projects/<slug:slug>/notes/<str:note_id>/delete/", notes.note_delete, name="note-delete"),
+    path("projects/<slug:slug>/notes/<str:note_id>/restore/", notes.note_restore, name="note-restore"),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/", revisions.revision_list, name="note-revisions"
+    ),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/",
+        revisions.revision,
+        name="note-revision",
+    ),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/restore/",
+        revisions.revision_restore,
+        name="note-revision-restore",
+    ),
 ]

@@ -119,7 +119,10 @@ def note_edit(request: HttpRequest, principal: Principal, slug: str, note_id: st
     if request.method == "GET":
         form = NoteForm(initial=NoteForm.initial_from(current), may_change_visibility=visibility_editable)
         return _edit_page(request, principal, slug, details, form)
-    form = NoteForm(request.POST, may_change_visibility=visibility_editable)
+    # The initial values stand in for a field the person may not change (visibility, for a non-author).
+    form = NoteForm(
+        request.POST, initial=NoteForm.initial_from(current), may_change_visibility=visibility_editable
+    )
     if not form.is_valid():
         return _edit_page(request, principal, slug, details, form, status=400)
     changes = form.changes_from(current)
@@ -150,7 +153,11 @@ def _conflict(
     newer = details["note"]
     data = request.POST.copy()
     data["expected_version"] = str(newer["version"])
-    form = NoteForm(data, may_change_visibility=_may_change_visibility(request, details))
+    form = NoteForm(
+        data,
+        initial=NoteForm.initial_from(newer),
+        may_change_visibility=_may_change_visibility(request, details),
+    )
     form.is_valid()
     conflict = {
         "version": newer["version"],
@@ -208,7 +215,8 @@ def note_delete(request: HttpRequest, principal: Principal, slug: str, note_id: 
             expected_version=form.cleaned_data["expected_version"],
         )
     except VersionConflict:
-        fresh = DeleteForm(initial={"expected_version": current["version"]})
+        fresh = DeleteForm({"reason": form.cleaned_data["reason"], "expected_version": current["version"]})
+        fresh.is_valid()
         fresh.add_error(
             None,
             f"The note changed since you opened this page (it is now at version {current['version']}): "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from accounts.models import AuditEvent
+from billing.models import Plan
 from memory import store
 from memory.models import Note, NoteRevision
 
@@ -189,7 +190,7 @@ def test_delete_with_confirmation_then_restore(as_user, cast):
         action="note.deleted", object_id=note_id, actor_id=cast.member.pk
     ).exists()
     assert "This note is deleted" in client.get(response["Location"]).content.decode()
-    assert client.get(edit_url(note_id)).status_code == 404  # a deleted note is not edited
+    assert client.get(edit_url(note_id)).status_code == 302  # a deleted note is not edited: its page says so
 
     assert client.get(f"/projects/payments/notes/{note_id}/restore/").status_code == 200
     restored = client.post(f"/projects/payments/notes/{note_id}/restore/")
@@ -235,3 +236,29 @@ def test_outsiders_cannot_delete_or_restore(as_user, cast):
     assert client.get(f"/projects/payments/notes/{gone}/").status_code == 404
     assert Note.objects.get(public_id=note_id).deleted_at is None
     assert Note.objects.get(public_id=gone).deleted_at is not None
+
+
+def test_restore_past_the_plan_s_note_cap_is_refused_clearly(as_user, cast):
+    keep, gone = save(cast), save(cast, title="Gone")
+    store.delete_note(cast.principal(cast.member), gone)
+    Plan.objects.filter(pk=cast.plan.pk).update(max_notes=1)  # `keep` fills the cap
+    response = as_user(cast.member, cast.acme).post(f"/projects/payments/notes/{gone}/restore/")
+    assert response.status_code == 403
+    assert "alert error" in response.content.decode()
+    assert Note.objects.get(public_id=gone).deleted_at is not None
+    assert Note.objects.get(public_id=keep).deleted_at is None
+
+
+def test_saving_a_note_deleted_meanwhile_says_so(as_user, cast):
+    note_id = save(cast)
+    stale = form(note_id, body="Late edit.")
+    store.delete_note(cast.principal(cast.owner), note_id)
+    client = as_user(cast.member, cast.acme)
+    response = client.post(edit_url(note_id), stale)
+    assert response.status_code == 302 and response["Location"] == f"/projects/payments/notes/{note_id}/"
+    assert (
+        "This note is deleted: restore it to edit it. Nothing was saved."
+        in client.get(response["Location"]).content.decode()
+    )
+    note = Note.objects.get(public_id=note_id)
+    assert note.body == "Stripe retries three times." and note.deleted_at is not None

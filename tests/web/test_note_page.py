@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from memory import store
 from memory.models import Note
@@ -167,3 +169,22 @@ def test_reading_the_page_writes_nothing(as_user, cast):
     before = Note.objects.values().get(public_id=note_id)
     page_of(as_user(cast.viewer, cast.acme), note_id)
     assert Note.objects.values().get(public_id=note_id) == before
+
+
+def test_the_page_s_queries_do_not_grow_with_links_and_revisions(as_user, cast):
+    client = as_user(cast.member, cast.acme)
+    principal = cast.principal(cast.member)
+
+    def queries(links: int, edits: int) -> int:
+        note_id = save(cast, f"Hub {links}")
+        for n in range(links):
+            other = save(cast, f"Spoke {links}-{n}")
+            store.relate_notes(principal, note_id, other, "relates_to")
+            store.relate_notes(principal, other, note_id, "depends_on")
+        for n in range(edits):
+            store.update_note(principal, note_id, body=f"Edit {n}.")
+        with CaptureQueriesContext(connection) as captured:
+            assert page_of(client, note_id).status_code == 200
+        return len(captured.captured_queries)
+
+    assert queries(1, 1) == queries(4, 3)

@@ -113,8 +113,11 @@ def _may_change_visibility(request: HttpRequest, details: dict[str, Any]) -> boo
 @require_http_methods(["GET", "POST"])
 def note_edit(request: HttpRequest, principal: Principal, slug: str, note_id: str) -> HttpResponse:
     require_writer(principal)
-    details = note_details(principal, note_id, include_deleted=False)
+    details = note_details(principal, note_id)
     current = details["note"]
+    if "deleted_at" in current:
+        messages.error(request, "This note is deleted: restore it to edit it. Nothing was saved.")
+        return redirect("web:note", current["project"], current["id"])
     visibility_editable = _may_change_visibility(request, details)
     if request.method == "GET":
         form = NoteForm(initial=NoteForm.initial_from(current), may_change_visibility=visibility_editable)
@@ -172,9 +175,9 @@ def _conflict(
 
 
 def _gone(request: HttpRequest, principal: Principal, note_id: str) -> HttpResponse:
-    """The note was deleted while the form was open: say so on its page instead of a bare 404."""
+    """The note was deleted while the edit was being saved: say so on its page, not with a bare 404."""
     details = note_details(principal, note_id)
-    messages.error(request, "This note was deleted while you were editing it; nothing was saved.")
+    messages.error(request, "This note is deleted: restore it to edit it. Nothing was saved.")
     return redirect("web:note", details["note"]["project"], details["note"]["id"])
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, conflicts, home, keys, members, teams
+from web.views import account, conflicts, home, keys, members, notes, revisions, teams
 
 app_name = "web"
 
@@ -36,4 +36,22 @@ urlpatterns = [
     # Conflicts
     path("conflicts/", conflicts.conflicts, name="conflicts"),
     path("conflicts/resolve/", conflicts.conflict_resolve, name="conflict-resolve"),
+    # Note pages
+    path("projects/<slug:slug>/notes/<str:note_id>/", notes.note, name="note"),
+    path("projects/<slug:slug>/notes/<str:note_id>/edit/", notes.note_edit, name="note-edit"),
+    path("projects/<slug:slug>/notes/<str:note_id>/delete/", notes.note_delete, name="note-delete"),
+    path("projects/<slug:slug>/notes/<str:note_id>/restore/", notes.note_restore, name="note-restore"),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/", revisions.revision_list, name="note-revisions"
+    ),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/",
+        revisions.revision,
+        name="note-revision",
+    ),
+    path(
+        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/restore/",
+        revisions.revision_restore,
+        name="note-revision-restore",
+    ),
 ]

@@ -8,6 +8,7 @@ each operation lives in the module of its resource:
 - projects: list_projects, get_project, create_project, rename_project, update_project, rename_tag
 - capture: remember, checkpoint
 - notes: get_notes, get_note, list_notes, create_note, update_note, patch_note, delete_note, restore_note
+- details: get_note_details (one note for review: authorship, deletion, supersession chain)
 - history: list_note_revisions, get_note_revision, restore_note_revision
 - links: relate_notes, list_note_links
 - conflicts: list_conflicts, resolve_conflict
@@ -18,6 +19,7 @@ each operation lives in the module of its resource:
 
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
+from memory.store.details import get_note_details
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
 from memory.store.links import list_note_links, relate_notes
 from memory.store.notes import (
@@ -64,6 +66,7 @@ __all__ = [
     "get_changes_since",
     "get_context",
     "get_note",
+    "get_note_details",
     "get_note_revision",
     "get_notes",
     "get_project",

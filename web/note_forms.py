@@ -1,0 +1,105 @@
+"""Forms of the note pages. They only parse what the browser sends (a number, a comma-separated tag
+list); the store checks every value, and its refusals come back onto the field they name."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from accounts.errors import StoreError
+from memory import inputs
+
+_FIELD_IN_MESSAGE = re.compile(r"^`([a-z_]+)")
+_FIELD_ROOT = re.compile(r"^[a-z_]+")
+
+EDITABLE = ("title", "body", "type", "status", "tags", "importance", "visibility")
+
+
+def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(value, value.replace("_", " ")) for value in values]
+
+
+class NoteForm(forms.Form):
+    title = forms.CharField(max_length=inputs.TITLE.max_length, strip=False)
+    body = forms.CharField(
+        max_length=inputs.BODY.max_length,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "true"}),
+        help_text="Markdown.",
+    )
+    type = forms.ChoiceField(choices=_choices(inputs.NOTE_TYPES))
+    status = forms.ChoiceField(choices=_choices(inputs.NOTE_STATUSES))
+    tags = forms.CharField(
+        required=False,
+        max_length=inputs.TAGS.max_items * (inputs.TAG.max_length + 2),
+        help_text="Separated by commas, e.g. “auth, payments”.",
+    )
+    importance = forms.FloatField(
+        min_value=inputs.IMPORTANCE.minimum,
+        max_value=inputs.IMPORTANCE.maximum,
+        widget=forms.NumberInput(attrs={"step": "0.05"}),
+        help_text="0 to 1: 0.5 is ordinary, 0.9 critical.",
+    )
+    visibility = forms.ChoiceField(
+        choices=_choices(inputs.VISIBILITIES),
+        help_text="Private notes are seen by their author only. Only the author can change this.",
+    )
+    expected_version = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=int(inputs.VERSION.minimum), max_value=int(inputs.VERSION.maximum)
+    )
+
+    def __init__(self, *args: Any, may_change_visibility: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not may_change_visibility:
+            self.fields["visibility"].disabled = True
+
+    @staticmethod
+    def initial_from(note: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **{field: note[field] for field in EDITABLE if field != "tags"},
+            "tags": ", ".join(note["tags"]),
+            "expected_version": note["version"],
+        }
+
+    def clean_tags(self) -> list[str]:
+        text = str(self.cleaned_data.get("tags") or "")
+        return [tag.strip() for tag in text.split(",") if tag.strip()]
+
+    def changes_from(self, note: dict[str, Any]) -> dict[str, Any]:
+        """The fields that differ from `note`: an edit names only what it changes (the audit row lists
+        the changed fields)."""
+        return {
+            field: self.cleaned_data[field]
+            for field in EDITABLE
+            if field in self.cleaned_data and self.cleaned_data[field] != note[field]
+        }
+
+
+class VersionForm(forms.Form):
+    """A confirmation that acts only on the version the person saw."""
+
+    expected_version = forms.IntegerField(
+        widget=forms.HiddenInput, min_value=int(inputs.VERSION.minimum), max_value=int(inputs.VERSION.maximum)
+    )
+
+
+class DeleteForm(VersionForm):
+    reason = forms.CharField(
+        required=False,
+        max_length=inputs.DELETE_REASON.max_length,
+        help_text="Kept with the deleted note.",
+    )
+
+
+def add_store_error(form: forms.Form, error: StoreError) -> None:
+    """Put the store's refusal on the field it names (a screening finding's path such as `tags[2]`, or
+    the argument its message starts with), or on the form as a whole."""
+    root = _FIELD_ROOT.match(str(error.details.get("field") or ""))
+    quoted = _FIELD_IN_MESSAGE.match(error.message)
+    field = root.group(0) if root else (quoted.group(1) if quoted else "")
+    if field in form.fields and not form.fields[field].disabled:
+        form.add_error(field, error.message)
+    else:
+        form.add_error(None, error.message)

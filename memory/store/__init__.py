@@ -13,8 +13,11 @@ each operation lives in the module of its resource:
 - recall: search_notes, get_context, get_changes_since
 - transfer: export_project, export_content, import_project
 - team: get_usage, API keys, screening rules, the audit log
+- overview: team_overview (the dashboard)
+- bulk: bulk_update_notes
 """
 
+from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
 from memory.store.links import list_note_links, relate_notes
@@ -28,6 +31,7 @@ from memory.store.notes import (
     restore_note,
     update_note,
 )
+from memory.store.overview import team_overview
 from memory.store.projects import (
     create_project,
     get_project,
@@ -51,6 +55,7 @@ from memory.store.transfer import export_content, export_project, import_project
 
 __all__ = [
     "add_screening_rule",
+    "bulk_update_notes",
     "checkpoint",
     "create_api_key",
     "create_note",
@@ -83,6 +88,7 @@ __all__ = [
     "restore_note_revision",
     "revoke_api_key",
     "search_notes",
+    "team_overview",
     "update_note",
     "update_project",
 ]

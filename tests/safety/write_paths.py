@@ -172,6 +172,20 @@ STORE_PATHS: list[StorePath] = [
     ),
     StorePath("update_note", lambda s, p, c: [lambda: store.update_note(p, c.note_id, body=f"updated {s}")]),
     StorePath("delete_screening_rule", lambda s, p, c: [lambda: store.delete_screening_rule(p, s)]),
+    # The dashboard's bulk actions: a tag added to every selected note, a delete reason kept with each.
+    StorePath(
+        "bulk_update_notes",
+        lambda s, p, c: [
+            lambda: store.bulk_update_notes(
+                p, "payments", [c.note_id, c.other_note_id], "retag", add_tags=[s]
+            ),
+            *(
+                [lambda: store.bulk_update_notes(p, "payments", [c.note_id], "delete", reason=s)]
+                if len(s) <= 300
+                else []
+            ),
+        ],
+    ),
 ]
 
 # Write store functions reached only through an MCP tool of the same name.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, home, keys, members, teams
+from web.views import account, bulk, home, keys, members, projects, teams
 
 app_name = "web"
 
@@ -33,4 +33,10 @@ urlpatterns = [
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
     path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+    # Projects: the note browser, bulk actions, settings and the context preview
+    path("projects/new/", projects.project_create, name="project-create"),
+    path("projects/<slug:slug>/", projects.project_page, name="project"),
+    path("projects/<slug:slug>/bulk/", bulk.project_bulk, name="project-bulk"),
+    path("projects/<slug:slug>/settings/", projects.project_settings, name="project-settings"),
+    path("projects/<slug:slug>/context/", projects.context_preview, name="context-preview"),
 ]

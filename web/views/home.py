@@ -13,7 +13,7 @@ from accounts.principal import Principal
 from memory import store
 from web.pages import page
 from web.session import signed_in_user, team_page
-from web.views.projects import when
+from web.views.projects import note_url, when
 
 # The conflicts queue is its own page (web:conflicts); until it is routed, its path is fixed.
 CONFLICTS_PATH = "/conflicts/"
@@ -33,7 +33,8 @@ def conflicts_url() -> str:
 
 
 def _dated(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
-    return [{**row, "when": when(row[field])} for row in rows]
+    links = {slug: note_url(slug) for slug in {row["project"] for row in rows}}
+    return [{**row, "when": when(row[field]), "url": links[row["project"]](row["id"])} for row in rows]
 
 
 @team_page

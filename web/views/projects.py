@@ -4,6 +4,7 @@ a preview of exactly what get_context hands an agent. Every read and write is a 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NoReturn
 
@@ -11,7 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import Forbidden, NotFound, StoreError
@@ -61,6 +62,19 @@ def when(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+_SAMPLE_NOTE_ID = "n_0000000000000000"
+
+
+def note_url(slug: str) -> Callable[[str], str]:
+    """The note page's address for a note of this project, reversed once per page, not per row.
+    Until the note page (web:note) is routed, its path is the fixed one it will have."""
+    try:
+        sample = reverse("web:note", args=(slug, _SAMPLE_NOTE_ID))
+    except NoReverseMatch:
+        sample = f"/projects/{slug}/notes/{_SAMPLE_NOTE_ID}/"
+    return lambda note_id: sample.replace(_SAMPLE_NOTE_ID, note_id)
+
+
 def _authors(principal: Principal) -> list[str]:
     return list(
         Membership.objects.filter(team_id=principal.team_id)
@@ -71,11 +85,14 @@ def _authors(principal: Principal) -> list[str]:
 
 def _browse(principal: Principal, slug: str, form: NoteFilterForm) -> dict[str, Any]:
     """The page of notes the form asks for, as the results template shows it."""
+    link = note_url(slug)
     if form.searching:
         found = store.search_notes(
             principal, project=slug, semantic=True, limit=PAGE_SIZE, **form.search_arguments()
         )
-        rows = [{**row, "updated": when(row["updated_at"])} for row in found["results"]]
+        rows = [
+            {**row, "updated": when(row["updated_at"]), "url": link(row["id"])} for row in found["results"]
+        ]
         return {
             "searching": True,
             "rows": rows,
@@ -86,7 +103,7 @@ def _browse(principal: Principal, slug: str, form: NoteFilterForm) -> dict[str, 
         }
     cursor = form.cleaned_data["cursor"] or None
     listed = store.list_notes(principal, slug, limit=PAGE_SIZE, cursor=cursor, **form.list_arguments())
-    rows = [{**row, "updated": when(row["updated_at"])} for row in listed["notes"]]
+    rows = [{**row, "updated": when(row["updated_at"]), "url": link(row["id"])} for row in listed["notes"]]
     return {
         "searching": False,
         "rows": rows,
@@ -243,8 +260,10 @@ def context_preview(request: HttpRequest, principal: Principal, slug: str) -> Ht
             status = 400
         else:
             context["answer"] = response
+            link = note_url(project["slug"])
             context["sections"] = [
-                (name, _entries(entries)) for name, entries in response.get("sections", {}).items()
+                (name, [{**entry, "url": link(str(entry.get("id", "")))} for entry in _entries(entries)])
+                for name, entries in response.get("sections", {}).items()
             ]
             context["raw"] = json.dumps(response, indent=2, ensure_ascii=False)
     elif form.is_bound:

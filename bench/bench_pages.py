@@ -14,6 +14,7 @@ import random
 import statistics
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -29,6 +30,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, reset_queries
 from django.test import Client
+from django.utils import timezone
 
 from bench.corpus import TAGS, notes
 
@@ -58,8 +60,13 @@ def seed(team_slug: str, count: int, owner_email: str) -> tuple[object, object, 
     project = Project.objects.create(team=team, slug="hot", name="Hot project")
     rng = random.Random(11)
     names, weights = zip(*STATUSES, strict=True)
-    Note.objects.bulk_create(
-        [
+    now = timezone.now()
+    rows = []
+    # Two months of writing: created any time in the last 60 days, some edited since.
+    for n in notes(count):
+        created = now - timedelta(minutes=rng.randint(0, 60 * 24 * 60))
+        edited = created + (now - created) * rng.random() * rng.choice([0, 0, 1])
+        rows.append(
             Note(
                 team=team,
                 project=project,
@@ -67,12 +74,12 @@ def seed(team_slug: str, count: int, owner_email: str) -> tuple[object, object, 
                 content_hash=content_hash(str(n["body"])),
                 status=rng.choices(names, weights)[0],
                 source=rng.choice(SOURCES),
+                created_at=created,
+                updated_at=edited,
                 **n,
             )
-            for n in notes(count)
-        ],
-        batch_size=1000,
-    )
+        )
+    Note.objects.bulk_create(rows, batch_size=1000)
     return user, team, project
 
 
@@ -100,15 +107,25 @@ def main() -> None:
     parser.add_argument("--notes", type=int, default=20_000)
     parser.add_argument("--others", type=int, default=0, help="notes of another team in the same database")
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--reuse", action="store_true", help="time the data a previous run seeded")
+    parser.add_argument("--only", default="", help="time only the pages whose label contains this")
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
     from accounts.principal import SESSION_TEAM_KEY
     from memory.models import Note
 
-    if args.others:
-        seed("bench-pages-others", args.others, "bench-others@example.test")
-    user, team, project = seed("bench-pages", args.notes, "bench-pages@example.test")
+    if args.reuse:
+        from accounts.models import Team, User
+        from memory.models import Project
+
+        user = User.objects.get(email="bench-pages@example.test")
+        team = Team.objects.get(slug="bench-pages")
+        project = Project.objects.get(team=team, slug="hot")
+    else:
+        if args.others:
+            seed("bench-pages-others", args.others, "bench-others@example.test")
+        user, team, project = seed("bench-pages", args.notes, "bench-pages@example.test")
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_note")
 
@@ -144,6 +161,8 @@ def main() -> None:
     print("| page | p50 ms | p95 ms | max ms | queries |")
     print("| --- | --- | --- | --- | --- |")
     for label, method, url, data in pages:
+        if args.only not in label:
+            continue
         headers = {"HTTP_HX_REQUEST": "true"} if "htmx" in label else {}
         client.defaults.update(headers)
         measure(client, method, url, data, 2)  # warm caches

@@ -212,9 +212,14 @@ def _visible_note_count(principal: Principal, project: Project) -> int:
 
 
 @registry.read
-def get_project(principal: Principal, project: str) -> dict[str, Any]:
-    """One project with its texts and the number of its notes the caller can see."""
+def get_project(principal: Principal, project: str, count_notes: bool | None = True) -> dict[str, Any]:
+    """One project with its texts and the number of its notes the caller can see (`notes`; left out
+    with count_notes=False, which spares counting a large project)."""
     target = project_for(principal, project)
+    if not validation.flag(True if count_notes is None else count_notes, "count_notes"):
+        detail = _project_detail(target, 0)
+        del detail["notes"]
+        return {"project": detail}
     return {"project": _project_detail(target, _visible_note_count(principal, target))}
 
 

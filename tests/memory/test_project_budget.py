@@ -40,3 +40,12 @@ def test_get_context_uses_it_unless_max_tokens_is_given(cast):
     assert context["meta"]["estimated_tokens"] <= 300
     explicit = store.get_context(cast.principal(cast.member), "payments", max_tokens=2000)
     assert explicit["meta"]["budget"] == 2000
+
+
+def test_get_project_can_skip_the_note_count(cast):
+    save(cast, "One", "one")
+    assert store.get_project(cast.principal(cast.member), "payments")["project"]["notes"] == 1
+    lean = store.get_project(cast.principal(cast.member), "payments", count_notes=False)["project"]
+    assert "notes" not in lean and lean["slug"] == "payments"
+    with pytest.raises(InvalidArgument):
+        store.get_project(cast.principal(cast.member), "payments", count_notes="no")

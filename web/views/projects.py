@@ -52,7 +52,7 @@ def refuse(error: StoreError) -> NoReturn:
 
 def project_or_404(principal: Principal, slug: str) -> dict[str, Any]:
     try:
-        project: dict[str, Any] = store.get_project(principal, slug)["project"]
+        project: dict[str, Any] = store.get_project(principal, slug, count_notes=False)["project"]
     except (NotFound, Forbidden) as error:
         refuse(error)
     return project

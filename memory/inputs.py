@@ -68,6 +68,10 @@ SEARCH_LIMIT = NumberInput(1, 50, 10, "How many results at most.")
 FEED_LIMIT = NumberInput(1, 200, 50, "How many changes at most in this page.")
 FEED_MAX_TOKENS = NumberInput(1, 100_000, None, "Token budget of the whole page.")
 CONTEXT_MAX_TOKENS = NumberInput(100, 50_000, None, "Token budget of the whole response.")
+# 0 clears the project's default: get_context then uses the detail level's (or the plan's) budget.
+PROJECT_CONTEXT_BUDGET = NumberInput(
+    0, 50_000, None, "get_context's token budget when the caller gives none (100 to 50,000; 0 clears it)."
+)
 REVISIONS_LIMIT = NumberInput(1, 100, 20, "How many revisions at most, newest first.")
 LIST_LIMIT = NumberInput(1, 200, 50, "How many notes at most in this page.")
 AUDIT_LIMIT = NumberInput(1, 500, 50, "How many events at most.")
@@ -103,6 +107,7 @@ RESOLUTION_LABELS: dict[str, str] = {
 }
 # The resolutions of a note disputed on its own (no B): keep it as current, or mark it historical.
 LONE_RESOLUTIONS: tuple[str, ...] = ("both_true", "a_historical")
+BULK_ACTIONS: tuple[str, ...] = ("retag", "mark_historical", "delete")
 
 # Defaults.
 DEFAULT_TYPE = NoteType.NOTE

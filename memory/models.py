@@ -180,6 +180,9 @@ class Note(models.Model):
             models.Index(fields=["project", "updated_at", "id"], name="note_feed_idx"),
             models.Index(fields=["project", "status", "type"], name="note_project_status_type_idx"),
             models.Index(fields=["project", "content_hash"], name="note_project_hash_idx"),
+            # The dashboard: the team's latest changes, and the notes written today.
+            models.Index(fields=["team", "-updated_at"], name="note_team_updated_idx"),
+            models.Index(fields=["team", "-created_at"], name="note_team_created_idx"),
             GinIndex(fields=["search_document"], name="note_search_gin"),
             GinIndex(OpClass(Upper("title"), name="gin_trgm_ops"), name="note_title_trgm"),
             GinIndex(fields=["tags"], name="note_tags_gin"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, conflicts, home, keys, members, notes, revisions, teams
+from web.views import account, bulk, conflicts, home, keys, members, notes, projects, revisions, teams
 
 app_name = "web"
 
@@ -54,4 +54,10 @@ urlpatterns = [
         revisions.revision_restore,
         name="note-revision-restore",
     ),
+    # Projects: the note browser, bulk actions, settings and the context preview
+    path("projects/new/", projects.project_create, name="project-create"),
+    path("projects/<slug:slug>/", projects.project_page, name="project"),
+    path("projects/<slug:slug>/bulk/", bulk.project_bulk, name="project-bulk"),
+    path("projects/<slug:slug>/settings/", projects.project_settings, name="project-settings"),
+    path("projects/<slug:slug>/context/", projects.context_preview, name="context-preview"),
 ]

@@ -15,8 +15,11 @@ each operation lives in the module of its resource:
 - recall: search_notes, get_context, get_changes_since
 - transfer: export_project, export_content, import_project
 - team: get_usage, API keys, screening rules, the audit log
+- overview: team_overview (the dashboard)
+- bulk: bulk_update_notes
 """
 
+from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
 from memory.store.details import get_note_details
@@ -32,6 +35,7 @@ from memory.store.notes import (
     restore_note,
     update_note,
 )
+from memory.store.overview import team_overview
 from memory.store.projects import (
     create_project,
     get_project,
@@ -55,6 +59,7 @@ from memory.store.transfer import export_content, export_project, import_project
 
 __all__ = [
     "add_screening_rule",
+    "bulk_update_notes",
     "checkpoint",
     "create_api_key",
     "create_note",
@@ -90,6 +95,7 @@ __all__ = [
     "restore_note_revision",
     "revoke_api_key",
     "search_notes",
+    "team_overview",
     "update_note",
     "update_project",
 ]

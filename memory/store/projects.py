@@ -14,6 +14,7 @@ from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import (
     idempotency,
+    inputs,
     registry,
     usage,
     validation,
@@ -203,14 +204,36 @@ def _project_detail(project: Project, notes: int) -> dict[str, Any]:
     }
 
 
+def _clean_budget(value: Any) -> int | None:
+    """A default context budget, or None for 0 (the detail level's budget applies again)."""
+    budget = validation.bounded_int(
+        value,
+        "default_context_budget",
+        default=0,
+        low=int(inputs.PROJECT_CONTEXT_BUDGET.minimum),
+        high=int(inputs.PROJECT_CONTEXT_BUDGET.maximum),
+    )
+    if budget and budget < inputs.CONTEXT_MAX_TOKENS.minimum:
+        raise InvalidArgument(
+            f"`default_context_budget` must be 0 (none) or from {int(inputs.CONTEXT_MAX_TOKENS.minimum)} "
+            f"to {int(inputs.PROJECT_CONTEXT_BUDGET.maximum)}; got {budget}."
+        )
+    return budget or None
+
+
 def _visible_note_count(principal: Principal, project: Project) -> int:
     return int(Note.objects.visible_to(principal).live().filter(project=project).count())
 
 
 @registry.read
-def get_project(principal: Principal, project: str) -> dict[str, Any]:
-    """One project with its texts and the number of its notes the caller can see."""
+def get_project(principal: Principal, project: str, count_notes: bool | None = True) -> dict[str, Any]:
+    """One project with its texts and the number of its notes the caller can see (`notes`; left out
+    with count_notes=False, which spares counting a large project)."""
     target = project_for(principal, project)
+    if not validation.flag(True if count_notes is None else count_notes, "count_notes"):
+        detail = _project_detail(target, 0)
+        del detail["notes"]
+        return {"project": detail}
     return {"project": _project_detail(target, _visible_note_count(principal, target))}
 
 
@@ -222,11 +245,21 @@ def update_project(
     slug: str | None = None,
     summary: str | None = None,
     agent_instructions: str | None = None,
+    default_context_budget: int | None = None,
 ) -> dict[str, Any]:
-    """Change any of a project's name, slug, summary and agent instructions in one write."""
+    """Change any of a project's name, slug, summary, agent instructions and default context budget
+    (0 clears it) in one write."""
     target = project_for(principal, project)
-    if name is None and slug is None and summary is None and agent_instructions is None:
-        raise InvalidArgument("Pass at least one of `name`, `slug`, `summary`, `agent_instructions`.")
+    if (
+        name is None
+        and slug is None
+        and summary is None
+        and agent_instructions is None
+        and default_context_budget is None
+    ):
+        raise InvalidArgument(
+            "Pass at least one of `name`, `slug`, `summary`, `agent_instructions`, `default_context_budget`."
+        )
     changed: list[str] = []
     if name is not None:
         clean_name = _clean_text(name, "name", MAX_PROJECT_NAME)
@@ -246,6 +279,9 @@ def update_project(
     if agent_instructions is not None:
         target.agent_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
         changed.append("agent_instructions")
+    if default_context_budget is not None:
+        target.default_context_budget = _clean_budget(default_context_budget)
+        changed.append("default_context_budget")
     target.updated_at = timezone.now()
     target.save(update_fields=[*changed, "updated_at"])
     audit.record(

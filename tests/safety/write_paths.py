@@ -181,6 +181,20 @@ STORE_PATHS: list[StorePath] = [
             lambda: store.resolve_conflict(p, c.note_id, c.other_note_id, s),
         ],
     ),
+    # The dashboard's bulk actions: a tag added to every selected note, a delete reason kept with each.
+    StorePath(
+        "bulk_update_notes",
+        lambda s, p, c: [
+            lambda: store.bulk_update_notes(
+                p, "payments", [c.note_id, c.other_note_id], "retag", add_tags=[s]
+            ),
+            *(
+                [lambda: store.bulk_update_notes(p, "payments", [c.note_id], "delete", reason=s)]
+                if len(s) <= 300
+                else []
+            ),
+        ],
+    ),
 ]
 
 # Write store functions reached only through an MCP tool of the same name.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web.views import account, home, keys, members, teams
+from web.views import account, home, keys, members, team_admin, teams, transfer
 
 app_name = "web"
 
@@ -33,4 +33,11 @@ urlpatterns = [
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
     path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+    # Transfer and team admin
+    path("projects/<slug:slug>/export/", transfer.export, name="export"),
+    path("projects/<slug:slug>/import/", transfer.import_project, name="import"),
+    path("transfers/<str:job_id>/", transfer.transfer_job, name="transfer-job"),
+    path("team/screening/", team_admin.screening, name="screening"),
+    path("team/audit/", team_admin.audit, name="audit"),
+    path("team/usage/", team_admin.usage, name="usage"),
 ]

@@ -125,12 +125,14 @@ def confirm_import(principal: Principal, job: str) -> dict[str, Any]:
     """Import a staged document: within this call when it holds at most TRANSFER_TASK_THRESHOLD notes,
     else as a background job (follow it with transfer_job). Screened and checked again as it runs."""
     staged = jobs.job_for(principal, job)
-    if staged.kind != TransferJob.Kind.IMPORT or staged.status != TransferJob.Status.STAGED:
+    # A conditional update: of two confirmations sent at once, the second waits for the first and
+    # then finds nothing staged (and an import that fails rolls this back: it stays staged).
+    claimed = TransferJob.objects.filter(
+        pk=staged.pk, kind=TransferJob.Kind.IMPORT, status=TransferJob.Status.STAGED
+    ).update(status=TransferJob.Status.QUEUED, updated_at=timezone.now())
+    if not claimed:
         raise InvalidArgument("This import has started already: follow its progress instead.")
     if staged.total > jobs.threshold():
-        TransferJob.objects.filter(pk=staged.pk).update(
-            status=TransferJob.Status.QUEUED, updated_at=timezone.now()
-        )
         jobs.queue(staged.pk)
     else:
         document = TransferJob.objects.filter(pk=staged.pk).values_list("document", flat=True).get()

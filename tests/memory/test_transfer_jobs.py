@@ -4,10 +4,16 @@ that always end succeeded or failed; jobs are their requester's own."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+import redis
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -17,7 +23,9 @@ from accounts.principal import Principal, principal_for_session
 from memory import store
 from memory.models import Note, Project, TransferJob
 from memory.transfer import exporting, jobs
+from tests.celery_broker import broker
 from tests.mcp_gateway.state import save
+from tests.memory.embeddings.test_celery_worker import REDIS_URL, ROOT, wait_for
 
 
 def session(cast, user) -> Principal:
@@ -287,3 +295,75 @@ def test_old_jobs_are_purged(cast, three_notes):
     assert jobs.purge() == 0
     assert jobs.purge(timezone.now() + jobs.KEEP_FOR + timedelta(seconds=1)) == 1
     assert not TransferJob.objects.filter(public_id=staged["id"]).exists()
+
+
+# ------------------------------------------------------------------------------ through a real worker
+
+
+@pytest.fixture
+def worker(transactional_db, settings) -> Iterator[str]:
+    """A Celery worker process on the machine's Redis, as tests/memory/embeddings runs one, without
+    embeddings (this test is about transfers, and the model would only load the machine)."""
+    settings.EMBEDDINGS_PROVIDER = "none"
+    redis.Redis.from_url(REDIS_URL).ping()
+    queue = f"knownbase-transfer-test-{os.getpid()}"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(
+        REDIS_URL=REDIS_URL,
+        CELERY_QUEUE=queue,
+        KNOWNBASE_DB_NAME=connection.settings_dict["NAME"],
+        EMBEDDINGS_PROVIDER="none",
+    )
+    if "DATABASE_URL" in env:
+        base = env["DATABASE_URL"].rsplit("/", 1)[0]
+        env["DATABASE_URL"] = f"{base}/{connection.settings_dict['NAME']}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "knownbase", "worker", "-Q", queue, "--pool=solo",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        with broker(REDIS_URL, queue):
+            yield queue
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        redis.Redis.from_url(REDIS_URL).delete(queue)
+
+
+def finished(principal: Principal, job_id: str) -> bool:
+    return bool(store.transfer_job(principal, job_id)["job"]["finished"])
+
+
+def test_the_worker_runs_an_export_and_an_import_to_the_end(cast, worker, settings):
+    settings.TRANSFER_TASK_THRESHOLD = 2
+    for i in range(3):
+        save(cast, f"Worker note {i}", f"Body {i}")
+    member = session(cast, cast.member)
+    export_id = store.start_export(member, "payments", "json")["job"]["id"]
+    assert wait_for(lambda: finished(member, export_id))
+    job = store.transfer_job(member, export_id)["job"]
+    assert (job["status"], job["progress"], job["total"], job["percent"]) == ("succeeded", 3, 3, 100)
+    status, body = download(job["url"])
+    assert status == 200
+    document = json.loads(body)
+    assert sorted(note["title"] for note in document["notes"]) == [f"Worker note {i}" for i in range(3)]
+
+    document["project"]["slug"] = "payments-copy"
+    owner = session(cast, cast.owner)
+    staged = store.start_import(owner, document)["job"]
+    assert store.confirm_import(owner, staged["id"])["job"]["status"] == "queued"
+    assert wait_for(lambda: finished(owner, staged["id"]))
+    assert store.transfer_job(owner, staged["id"])["job"]["status"] == "succeeded"
+    assert Note.objects.filter(project__slug="payments-copy").count() == 3
+
+
+def test_the_worker_fails_a_job_it_cannot_run(cast, three_notes, worker, settings):
+    settings.TRANSFER_TASK_THRESHOLD = 0
+    owner = session(cast, cast.owner)
+    staged = store.start_import(owner, document_of(cast, owner))["job"]
+    Project.objects.create(team=cast.acme, slug="payments-copy", name="Taken meanwhile")
+    store.confirm_import(owner, staged["id"])
+    assert wait_for(lambda: finished(owner, staged["id"]))
+    job = store.transfer_job(owner, staged["id"])["job"]
+    assert job["status"] == "failed" and "exists already" in job["error"]

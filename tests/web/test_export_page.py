@@ -107,3 +107,45 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, cast):
     for path in ("/projects/payments/export/", "/transfers/tj_whatever/"):
         response = client.get(path)
         assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_in_chromium_the_progress_bar_follows_the_job_to_the_link(
+    browser_page, site_url, cast, settings, monkeypatch
+):
+    """htmx polls the job page every second: the bar and the link appear without a reload."""
+    from django.conf import settings as live_settings
+    from django.test import Client
+
+    from memory.transfer import jobs
+    from tests.web.browser import screenshot
+    from web.session import TEAM_SESSION_KEY
+
+    settings.EMBEDDINGS_PROVIDER = "none"
+    settings.TRANSFER_TASK_THRESHOLD = 2
+    for i in range(3):
+        save(cast, f"Export me {i}", f"Body {i}")
+    monkeypatch.setattr(jobs, "queue", lambda job_pk: None)  # the worker comes when the test says
+    client = Client()
+    client.force_login(cast.member)
+    session = client.session
+    session[TEAM_SESSION_KEY] = cast.acme.pk
+    session.save()
+    page = browser_page
+    page.context.add_cookies(
+        [{"name": live_settings.SESSION_COOKIE_NAME, "value": session.session_key or "", "url": site_url}]
+    )
+    page.goto("/projects/payments/export/")
+    page.get_by_label("Markdown", exact=False).check()
+    page.get_by_role("button", name="Export").click()
+    page.wait_for_url("**/transfers/*/")
+    assert page.locator("#transfer-progress").get_attribute("value") == "0"
+    assert "Waiting for a worker" in page.locator("#transfer-status").inner_text()
+    screenshot(page, "transfer-export-waiting")
+
+    jobs.run(TransferJob.objects.get().pk)
+    page.locator("#download").wait_for()
+    assert page.locator("#transfer-progress").get_attribute("value") == "100"
+    screenshot(page, "transfer-export-done")
+    href = page.locator("#download").get_attribute("href") or ""
+    download = page.request.get(site_url + urlsplit(href).path)
+    assert download.status == 200 and "### Export me 2" in download.text()

@@ -19,21 +19,11 @@ from accounts.models import Membership, Team, User
 from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_session
 from billing import stripe_service
 from billing.models import Plan, Subscription
+from billing_web.usage import CAP_LABELS, usage_rows
 from memory import store
 
 log = logging.getLogger(__name__)
 
-USAGE_CAPS = ("projects", "notes", "members", "api_keys")
-CAP_LABELS = {
-    "projects": "Projects",
-    "notes": "Notes",
-    "revisions_per_note": "Revisions kept per note",
-    "members": "Members",
-    "api_keys": "API keys",
-    "semantic_search": "Semantic search",
-    "requests_per_minute": "Requests per minute",
-    "default_context_budget": "Default context budget (tokens)",
-}
 MANAGE_ONLY = "Only the team's owners and admins can change its plan."
 
 
@@ -53,24 +43,6 @@ def session_principal(request: HttpRequest) -> tuple[Principal, Team]:
     if team is None:
         raise Http404("You are in no team.")
     return principal, team
-
-
-def _usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = []
-    for cap in USAGE_CAPS:
-        used, limit = int(usage["usage"][cap]), int(usage["caps"][cap])
-        rows.append(
-            {
-                "cap": cap,
-                "label": CAP_LABELS[cap],
-                "used": used,
-                "limit": limit,
-                "percent": 100 if limit == 0 else min(100, round(100 * used / limit)),
-                "full": used >= limit,
-                "over": used > limit,
-            }
-        )
-    return rows
 
 
 def _plan_cards(current: Plan, subscription: Subscription | None, can_buy: bool) -> list[dict[str, Any]]:
@@ -107,7 +79,7 @@ def billing_page(request: HttpRequest) -> HttpResponse:
     context = {
         "team": team,
         "usage": usage,
-        "usage_rows": _usage_rows(usage),
+        "usage_rows": usage_rows(usage),
         "subscription": usage["subscription"],
         "subscribed_plan": subscription.plan if subscription is not None else current,
         "plans": _plan_cards(current, subscription, enabled and can_manage),

@@ -190,7 +190,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.delete_unused_oauth_registrations",
         "schedule": 3600.0,
     },
+    "purge-transfer-jobs": {"task": "memory.tasks.purge_transfer_jobs", "schedule": 3600.0},
 }
+# Exports and imports of more notes than this run as Celery tasks that a page follows with a
+# progress bar; smaller ones run within the request. Imports from the web are capped in size.
+TRANSFER_TASK_THRESHOLD = env_int("TRANSFER_TASK_THRESHOLD", 2000, minimum=0)
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1024)
 # Beat only records when each entry last ran; a lost file means one early run, so a temporary
 # folder (writable in the container, unlike /app) is enough.
 CELERY_BEAT_SCHEDULE_FILENAME = env_str(

@@ -332,3 +332,66 @@ class ScreeningRule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.name}"
+
+
+def new_transfer_job_id() -> str:
+    return new_public_id("tj_")
+
+
+class TransferJobQuerySet(models.QuerySet["TransferJob"]):
+    def visible_to(self, principal: Principal) -> TransferJobQuerySet:
+        """A job is its requester's own, in the team (and the project scope) it was asked in."""
+        jobs = self.filter(team_id=principal.team_id, user_id=principal.user_id)
+        if principal.project_id is not None:
+            jobs = jobs.filter(project_id=principal.project_id)
+        return jobs
+
+
+class TransferJob(models.Model):
+    """An export or import run in the background, with its progress for the page that waits on it.
+
+    Written only by memory.transfer.jobs. An export keeps the file it produced (`content`) for its
+    download link; an import keeps the validated document it was given (`document`) until it has run.
+    """
+
+    class Kind(models.TextChoices):
+        EXPORT = "export"
+        IMPORT = "import"
+
+    class Status(models.TextChoices):
+        STAGED = "staged"  # an import checked by a dry run, waiting for the person to confirm it
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    public_id = models.CharField(max_length=24, unique=True, default=new_transfer_job_id, editable=False)
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # The export's project, or the project an import created; an import starts without one.
+    project = models.ForeignKey(Project, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # The credential that asked (a Principal's credential_id): the worker acts as it, if still live.
+    credential_id = models.CharField(max_length=120)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    format = models.CharField(max_length=10, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # Plain-data summary: the dry run's counts, then what was exported or imported.
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    slug = models.CharField(max_length=60, blank=True)  # an import's requested slug and name, if any
+    name = models.CharField(max_length=120, blank=True)
+    document = models.JSONField(null=True, blank=True)
+    content = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TransferJobQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["team", "user", "-created_at"], name="transfer_job_owner_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.public_id} {self.status}"

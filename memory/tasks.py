@@ -109,3 +109,19 @@ def flush_reinforcement() -> int:
     from memory import reinforcement
 
     return reinforcement.flush()
+
+
+@shared_task(acks_late=True)
+def run_transfer_job(job_pk: int) -> str:
+    """Run a queued export or import (memory.transfer.jobs); it ends succeeded or failed, never stuck."""
+    from memory.transfer import jobs
+
+    return jobs.run(job_pk)
+
+
+@shared_task(acks_late=True)
+def purge_transfer_jobs() -> int:
+    """Scheduled hourly (CELERY_BEAT_SCHEDULE): finished exports and imports are kept a day."""
+    from memory.transfer import jobs
+
+    return jobs.purge()

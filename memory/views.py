@@ -3,7 +3,6 @@ which must still be live when the link is used."""
 
 from __future__ import annotations
 
-import json
 import re
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,8 +11,9 @@ from django.views.decorators.http import require_GET
 from accounts import audit
 from accounts.errors import StoreError
 from accounts.principal import principal_for_credential
-from memory.models import Project
-from memory.transfer import export_document, export_markdown, read_export_token
+from memory.models import Project, TransferJob
+from memory.transfer import export_document, read_export_token
+from memory.transfer.exporting import FILE_TYPES, ExportFile, export_file
 
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -37,17 +37,28 @@ def download_export(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("No such export.")
     filename = _UNSAFE_FILENAME.sub("-", project.slug) or "project"
     try:
-        if grant.fmt == "markdown":
-            response = HttpResponse(
-                export_markdown(principal, project), content_type="text/markdown; charset=utf-8"
+        if grant.job is not None:
+            # The file a finished export job of this same person produced, in this project.
+            job = (
+                TransferJob.objects.visible_to(principal)
+                .filter(
+                    public_id=grant.job,
+                    project=project,
+                    kind=TransferJob.Kind.EXPORT,
+                    status=TransferJob.Status.SUCCEEDED,
+                )
+                .only("content")
+                .first()
             )
-            filename += ".md"
+            if job is None:
+                raise Http404("No such export.")
+            file = ExportFile(job.content, *FILE_TYPES[grant.fmt])
         else:
-            body = json.dumps(export_document(principal, project), ensure_ascii=False, indent=2)
-            response = HttpResponse(body, content_type="application/json")
-            filename += ".knownbase.json"
+            file = export_file(export_document(principal, project), grant.fmt)
     except StoreError:
         raise Http404("No such export.") from None
+    response = HttpResponse(file.text, content_type=file.content_type)
+    filename += file.suffix
     audit.record(
         principal,
         "project.exported",

@@ -1,6 +1,19 @@
 from django.urls import path
 
-from web.views import account, bulk, conflicts, home, keys, members, notes, projects, revisions, teams
+from web.views import (
+    account,
+    bulk,
+    conflicts,
+    home,
+    keys,
+    members,
+    notes,
+    projects,
+    revisions,
+    team_admin,
+    teams,
+    transfer,
+)
 
 app_name = "web"
 
@@ -60,4 +73,11 @@ urlpatterns = [
     path("projects/<slug:slug>/bulk/", bulk.project_bulk, name="project-bulk"),
     path("projects/<slug:slug>/settings/", projects.project_settings, name="project-settings"),
     path("projects/<slug:slug>/context/", projects.context_preview, name="context-preview"),
+    # Transfer and team admin
+    path("projects/<slug:slug>/export/", transfer.export, name="export"),
+    path("projects/<slug:slug>/import/", transfer.import_project, name="import"),
+    path("transfers/<str:job_id>/", transfer.transfer_job, name="transfer-job"),
+    path("team/screening/", team_admin.screening, name="screening"),
+    path("team/audit/", team_admin.audit, name="audit"),
+    path("team/usage/", team_admin.usage, name="usage"),
 ]

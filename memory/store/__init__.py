@@ -13,7 +13,8 @@ each operation lives in the module of its resource:
 - links: relate_notes, list_note_links
 - conflicts: list_conflicts, resolve_conflict
 - recall: search_notes, get_context, get_changes_since
-- transfer: export_project, export_content, import_project
+- transfer: export_project, export_content, import_project, and the jobs a page follows: start_export,
+  start_import, confirm_import, transfer_job
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
@@ -55,12 +56,21 @@ from memory.store.team import (
     list_screening_rules,
     revoke_api_key,
 )
-from memory.store.transfer import export_content, export_project, import_project
+from memory.store.transfer import (
+    confirm_import,
+    export_content,
+    export_project,
+    import_project,
+    start_export,
+    start_import,
+    transfer_job,
+)
 
 __all__ = [
     "add_screening_rule",
     "bulk_update_notes",
     "checkpoint",
+    "confirm_import",
     "create_api_key",
     "create_note",
     "create_project",
@@ -95,7 +105,10 @@ __all__ = [
     "restore_note_revision",
     "revoke_api_key",
     "search_notes",
+    "start_export",
+    "start_import",
     "team_overview",
+    "transfer_job",
     "update_note",
     "update_project",
 ]

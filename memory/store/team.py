@@ -111,9 +111,19 @@ def list_screening_rules(principal: Principal) -> dict[str, Any]:
 
 @registry.read
 def list_audit_events(
-    principal: Principal, limit: int | None = None, before: str | None = None, action: str | None = None
+    principal: Principal,
+    limit: int | None = None,
+    before: str | None = None,
+    action: str | None = None,
+    actor: str | None = None,
+    project: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> dict[str, Any]:
-    """The team's audit log, newest first (owners and admins). Page with `before`: the last id seen."""
+    """The team's audit log, newest first (owners and admins). Page with `before`: the last id seen.
+
+    Filters: `action` (exact), `actor` (the member's email), `project` (the slug at the time of the
+    event, so events of a renamed or deleted project stay findable), `since` ≤ time < `until`."""
     _require_manager(principal)
     count = validation.bounded_int(
         limit,
@@ -135,6 +145,16 @@ def list_audit_events(
         events = events.filter(pk__lt=anchor)
     if action:
         events = events.filter(action=validation.text(action, "action", limit=inputs.ACTION.max_length))
+    if actor:
+        email = validation.text(actor, "actor", limit=inputs.EMAIL.max_length).strip()
+        events = events.filter(actor__email__iexact=email)
+    if project:
+        slug = validation.text(project, "project", limit=inputs.PROJECT_SLUG.max_length).strip()
+        events = events.filter(project_slug=slug)
+    if since:
+        events = events.filter(created_at__gte=validation.timestamp(since, "since"))
+    if until:
+        events = events.filter(created_at__lt=validation.timestamp(until, "until"))
     rows = list(events.order_by("-pk")[:count])
     return {
         "events": [

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 from accounts import audit
+from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import idempotency, inputs, registry, transfer, validation
+from memory.models import TransferJob
 from memory.notes import rfc3339
 from memory.scoping import project_for
+from memory.transfer import jobs
 
 
 @registry.read
@@ -89,3 +94,75 @@ def import_project(
         project=None,
         request={"document": document, "slug": slug, "name": name},
     )
+
+
+# ---------------------------------------------------------------------- exports and imports a page follows
+
+
+@registry.read
+def start_export(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
+    """An export for the web page. A project of at most TRANSFER_TASK_THRESHOLD visible notes gets its
+    signed link at once (export_project's answer, with `job` None); a larger one is exported by a
+    background job (`job`, followed with transfer_job, whose answer carries the link when done).
+
+    A read, so viewers and read-only keys may export: the job row it adds is the caller's own
+    bookkeeping, never memory."""
+    target = project_for(principal, project)
+    fmt = "json" if format is None else format
+    validation.choice(fmt, "format", inputs.EXPORT_FORMATS)
+    notes = jobs.visible_notes(principal, target)
+    if notes <= jobs.threshold():
+        return {**export_project(principal, project, fmt), "job": None}
+    job = jobs.create_export(principal, target, fmt, notes)
+    audit.record_after_read(
+        principal,
+        "project.export_requested",
+        project_id=target.pk,
+        project_slug=target.slug,
+        object_id=target.slug,
+        format=fmt,
+        job=job.public_id,
+    )
+    return {"project": target.slug, "format": fmt, "url": None, "job": jobs.job_dict(principal, job)}
+
+
+@registry.write
+def start_import(
+    principal: Principal, document: Any, slug: str | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """Check an export document with a dry run (every check of import_project, writing nothing of
+    it) and keep it, staged, until confirm_import. The job's `result` is the dry run's report."""
+    report = import_project(principal, document, slug=slug, name=name, dry_run=True)
+    job = jobs.stage_import(principal, document, slug, name, report)
+    return {"job": jobs.job_dict(principal, job)}
+
+
+@registry.write
+def confirm_import(principal: Principal, job: str) -> dict[str, Any]:
+    """Import a staged document: within this call when it holds at most TRANSFER_TASK_THRESHOLD notes,
+    else as a background job (follow it with transfer_job). Screened and checked again as it runs."""
+    staged = jobs.job_for(principal, job)
+    # A conditional update: of two confirmations sent at once, the second waits for the first and
+    # then finds nothing staged (and an import that fails rolls this back: it stays staged).
+    claimed = TransferJob.objects.filter(
+        pk=staged.pk, kind=TransferJob.Kind.IMPORT, status=TransferJob.Status.STAGED
+    ).update(status=TransferJob.Status.QUEUED, updated_at=timezone.now())
+    if not claimed:
+        raise InvalidArgument("This import has started already: follow its progress instead.")
+    if staged.total > jobs.threshold():
+        jobs.queue(staged.pk)
+    else:
+        document = TransferJob.objects.filter(pk=staged.pk).values_list("document", flat=True).get()
+        outcome = import_project(
+            principal, document, slug=staged.slug or None, name=staged.name or None, dry_run=False
+        )
+        jobs.finish_import(staged, outcome)
+    staged.refresh_from_db()
+    return {"job": jobs.job_dict(principal, staged)}
+
+
+@registry.read
+def transfer_job(principal: Principal, job: str) -> dict[str, Any]:
+    """One of the caller's export or import jobs: status, progress, outcome, and for a finished
+    export a fresh signed download link."""
+    return {"job": jobs.job_dict(principal, jobs.job_for(principal, job))}

@@ -6,6 +6,8 @@ between them.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -25,6 +27,7 @@ EXPORT_FORMATS = inputs.EXPORT_FORMATS
 EXPORT_URL_TTL = timedelta(minutes=10)
 EXPORT_TOKEN_PURPOSE = "knownbase.export-download"  # noqa: S105 - a label, not a secret
 _TOKEN_USE = "export-download"  # noqa: S105 - a label, not a secret
+PROGRESS_BATCH = 500  # notes read per query when the caller follows the progress
 
 TYPE_HEADINGS: dict[str, str] = {
     NoteType.DECISION: "Decisions",
@@ -95,17 +98,22 @@ def _check_scope(principal: Principal, project: Project) -> None:
 # ---------------------------------------------------------------------------------------------- export
 
 
-def export_document(principal: Principal, project: Project) -> dict[str, Any]:
-    """The complete, re-importable JSON document of what `principal` can see of `project`."""
+def export_document(
+    principal: Principal, project: Project, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """The complete, re-importable JSON document of what `principal` can see of `project`.
+
+    With `progress`, the notes are read in batches and `progress(done, total)` is called after each."""
     _check_scope(principal, project)
     revisions = NoteRevision.objects.select_related("edited_by").order_by("version", "id")
-    notes = list(
+    visible = (
         Note.objects.visible_to(principal)
         .filter(project=project)
         .select_related("author")
         .prefetch_related(Prefetch("revisions", queryset=revisions))
         .order_by("created_at", "id")
     )
+    notes = list(visible) if progress is None else _in_batches(visible, progress)
     public_ids = {note.pk: note.public_id for note in notes}
     links = (
         NoteLink.objects.filter(from_note_id__in=list(public_ids), to_note_id__in=list(public_ids))
@@ -134,6 +142,19 @@ def export_document(principal: Principal, project: Project) -> dict[str, Any]:
             for link in links
         ],
     }
+
+
+def _in_batches(visible: Any, progress: Callable[[int, int], None]) -> list[Note]:
+    # The order is fixed first; each batch is then one query (with its revisions) by primary key.
+    pks = list(visible.values_list("pk", flat=True))
+    progress(0, len(pks))
+    notes: list[Note] = []
+    for start in range(0, len(pks), PROGRESS_BATCH):
+        batch = pks[start : start + PROGRESS_BATCH]
+        found = {note.pk: note for note in visible.filter(pk__in=batch)}
+        notes += [found[pk] for pk in batch if pk in found]  # a note deleted for good meanwhile is gone
+        progress(start + len(batch), len(pks))
+    return notes
 
 
 def _note_export(note: Note, public_ids: dict[int, str]) -> dict[str, Any]:
@@ -186,9 +207,14 @@ def export_counts(document: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def export_markdown(principal: Principal, project: Project) -> str:
+def export_markdown(
+    principal: Principal, project: Project, progress: Callable[[int, int], None] | None = None
+) -> str:
     """A readable document: the project, then its live notes grouped by type."""
-    document = export_document(principal, project)
+    return markdown_of(export_document(principal, project, progress))
+
+
+def markdown_of(document: dict[str, Any]) -> str:
     info = document["project"]
     lines = [f"# {_one_line(info['name'])}", ""]
     if info["summary"]:
@@ -215,6 +241,27 @@ def export_markdown(principal: Principal, project: Project) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+@dataclass(frozen=True)
+class ExportFile:
+    text: str
+    content_type: str
+    suffix: str  # after the project's slug in the file name
+
+
+# Content type and file-name suffix of each format.
+FILE_TYPES: dict[str, tuple[str, str]] = {
+    "json": ("application/json", ".knownbase.json"),
+    "markdown": ("text/markdown; charset=utf-8", ".md"),
+}
+
+
+def export_file(document: dict[str, Any], fmt: str) -> ExportFile:
+    """The export as the file a download serves: indented JSON, or the Markdown rendering."""
+    if fmt == "markdown":
+        return ExportFile(markdown_of(document), *FILE_TYPES[fmt])
+    return ExportFile(json.dumps(document, ensure_ascii=False, indent=2), *FILE_TYPES["json"])
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -229,19 +276,25 @@ class ExportGrant:
     project: str  # the project's public id
     credential_id: str  # the asking Principal's credential_id: the link lives only as long as it does
     fmt: str
+    job: str | None = None  # a finished export job's public id: the link serves the file it produced
 
 
-def signed_export_url(principal: Principal, project: Project, fmt: str) -> tuple[str, datetime]:
+def signed_export_url(
+    principal: Principal, project: Project, fmt: str, job: str | None = None
+) -> tuple[str, datetime]:
     """A download URL for this export, good for EXPORT_URL_TTL, and when it expires.
 
     The token is sealed (memory.sealing): nothing in it can be read or changed, and it is good for
-    this download only. It names the credential that asked, checked again on every download."""
+    this download only. It names the credential that asked, checked again on every download. With
+    `job` (a finished export job of the caller's), the link serves the file that job produced."""
     _check_scope(principal, project)
     if fmt not in EXPORT_FORMATS:
         raise InvalidArgument(f"`format` must be one of {', '.join(EXPORT_FORMATS)}, not {fmt!r}.")
     if not principal.credential_id:
         raise Forbidden("An export link is bound to the credential that asks for it; this caller has none.")
     payload = {"use": _TOKEN_USE, "p": project.public_id, "c": principal.credential_id, "f": fmt}
+    if job is not None:
+        payload["j"] = job
     token = sealing.seal(payload, EXPORT_TOKEN_PURPOSE)
     return f"{settings.SITE_URL}/exports/{token}", timezone.now() + EXPORT_URL_TTL
 
@@ -256,13 +309,14 @@ def read_export_token(token: str) -> ExportGrant:
         raise InvalidArgument("This export link is not valid.") from None
     if not isinstance(payload, dict) or payload.get("use") != _TOKEN_USE:
         raise InvalidArgument("This export link is not valid.")
-    project, credential_id, fmt = (payload.get(key) for key in ("p", "c", "f"))
+    project, credential_id, fmt, job = (payload.get(key) for key in ("p", "c", "f", "j"))
     if not (
         isinstance(project, str)
         and isinstance(credential_id, str)
         and credential_id
         and isinstance(fmt, str)
         and fmt in EXPORT_FORMATS
+        and (job is None or isinstance(job, str))
     ):
         raise InvalidArgument("This export link is not valid.")
-    return ExportGrant(project=project, credential_id=credential_id, fmt=fmt)
+    return ExportGrant(project=project, credential_id=credential_id, fmt=fmt, job=job)

@@ -71,7 +71,7 @@ def test_the_owner_upgrades_from_the_billing_page(browser, site, cast, fake_stri
     projects_bar = page.get_by_role("progressbar", name="Projects")
     assert projects_bar.get_attribute("aria-valuenow") == "2"
     assert projects_bar.get_attribute("aria-valuemax") == "20"
-    assert page.locator("#usage-members .bar.full").is_visible()
+    assert page.locator("#usage-members .usage-bar.full").is_visible()
     page.screenshot(path=str(ARTIFACTS / "billing-developer.png"), full_page=True)
 
     page.get_by_role("button", name="Upgrade to Pro").click()

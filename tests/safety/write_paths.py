@@ -155,6 +155,15 @@ STORE_PATHS: list[StorePath] = [
     StorePath(
         "import_project", lambda s, p, c: [lambda: store.import_project(p, _document(s), slug="imported")]
     ),
+    # The web import page: the dry run that stages a document, and the confirmation (a job id only).
+    StorePath(
+        "start_import",
+        lambda s, p, c: [
+            lambda: store.start_import(p, _document(s), slug="imported"),
+            lambda: store.start_import(p, _document(s), slug="imported", name="Imported"),
+        ],
+    ),
+    StorePath("confirm_import", lambda s, p, c: [lambda: store.confirm_import(p, s)]),
     StorePath(
         "add_screening_rule",
         lambda s, p, c: (

@@ -31,6 +31,7 @@ from memory.models import (
     NoteStatus,
     Project,
     ScreeningRule,
+    TransferJob,
     Visibility,
 )
 
@@ -348,4 +349,37 @@ class IdempotencyRecordAdmin(ReadOnlyAdmin[IdempotencyRecord]):
     list_filter = ["operation"]
     search_fields = ["operation", "team__slug", "user__email"]
     fields = ["team", "user", "project", "operation", "key", "request_hash", "created_at"]
+    list_select_related = ["team", "user", "project"]
+
+
+@admin.register(TransferJob)
+class TransferJobAdmin(ReadOnlyAdmin[TransferJob]):
+    """Export and import jobs: their state only. The staged document and the built file are left out:
+    they hold a project's notes, private ones included."""
+
+    list_display = [
+        "public_id",
+        "kind",
+        "status",
+        "team",
+        "user",
+        "project",
+        "progress",
+        "total",
+        "created_at",
+    ]
+    list_filter = ["kind", "status"]
+    search_fields = ["public_id", "team__slug", "user__email"]
+    fields = [
+        "public_id",
+        "kind",
+        "format",
+        "status",
+        "team",
+        "user",
+        "project",
+        "progress",
+        "total",
+        "error",
+    ]
     list_select_related = ["team", "user", "project"]

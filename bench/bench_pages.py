@@ -16,6 +16,7 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -44,7 +45,7 @@ STATUSES = [
 ]
 
 
-def seed(team_slug: str, count: int, owner_email: str) -> tuple[object, object, object]:
+def seed(team_slug: str, count: int, owner_email: str) -> tuple[Any, Any, Any]:
     from accounts import actions
     from accounts.models import Team, User
     from billing import actions as billing_actions
@@ -84,7 +85,7 @@ def seed(team_slug: str, count: int, owner_email: str) -> tuple[object, object, 
 
 
 def measure(
-    client: Client, method: str, url: str, data: dict[str, object], runs: int
+    client: Client, method: str, url: str, data: dict[str, Any], runs: int
 ) -> tuple[list[float], int]:
     samples: list[float] = []
     queries = 0
@@ -132,13 +133,13 @@ def main() -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.DEBUG = True  # counts the queries (connection.queries); templates are cached either way
     client = Client()
-    client.force_login(user)  # type: ignore[arg-type]
+    client.force_login(user)
     session = client.session
-    session[SESSION_TEAM_KEY] = team.pk  # type: ignore[attr-defined]
+    session[SESSION_TEAM_KEY] = team.pk
     session.save()
 
     first_page = client.get("/projects/hot/").content.decode()
-    cursor = unquote(first_page.split('rel="next" href="?cursor=')[1].split('"')[0])
+    next_page = unquote(first_page.split('rel="next" href="?cursor=')[1].split('"')[0])
     picked = list(
         Note.objects.filter(project=project).order_by("-updated_at").values_list("public_id", "version")[:50]
     )
@@ -147,7 +148,7 @@ def main() -> None:
     pages: list[tuple[str, str, str, dict[str, object]]] = [
         ("dashboard", "GET", "/", {}),
         ("project page, newest first", "GET", "/projects/hot/", {}),
-        ("project page, second page (cursor)", "GET", "/projects/hot/", {"cursor": cursor}),
+        ("project page, second page (cursor)", "GET", "/projects/hot/", {"cursor": next_page}),
         ("project page, type + status", "GET", "/projects/hot/", {"type": "decision", "status": "current"}),
         ("project page, tag, by importance", "GET", "/projects/hot/", {"tag": TAGS[0], "sort": "-importance"}),
         ("project page, source + updated range", "GET", "/projects/hot/", {"source": "cursor", "updated_after": "2000-01-01"}),

@@ -4,6 +4,7 @@ gets 429 rate_limited with Retry-After, before any credential is looked up."""
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -25,7 +26,7 @@ def limited(settings, monkeypatch):
 
 
 def from_address(api: Api, address: str, key: str | None = None):
-    extra = {"REMOTE_ADDR": address}
+    extra: dict[str, Any] = {"REMOTE_ADDR": address}
     if key:
         extra["HTTP_AUTHORIZATION"] = f"Bearer {key}"
     return api.client.get("/api/v1/projects", **extra)

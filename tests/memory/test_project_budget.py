@@ -48,4 +48,4 @@ def test_get_project_can_skip_the_note_count(cast):
     lean = store.get_project(cast.principal(cast.member), "payments", count_notes=False)["project"]
     assert "notes" not in lean and lean["slug"] == "payments"
     with pytest.raises(InvalidArgument):
-        store.get_project(cast.principal(cast.member), "payments", count_notes="no")
+        store.get_project(cast.principal(cast.member), "payments", count_notes="no")  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,7 +21,7 @@ from django.utils import timezone
 from accounts.errors import Forbidden, InvalidArgument, NotFound
 from accounts.models import AuditEvent, Membership
 from accounts.principal import Principal, principal_for_session
-from memory import store
+from memory import store, tasks
 from memory.models import Note, Project, TransferJob
 from memory.transfer import exporting, jobs
 from tests.celery_broker import broker
@@ -187,6 +188,7 @@ def test_viewers_and_read_only_keys_cannot_import(cast, three_notes):
 
 def test_a_bad_document_is_refused_before_anything_is_kept(cast):
     owner = session(cast, cast.owner)
+    bad: Any
     for bad in ({"format": "something else"}, [], "text"):
         with pytest.raises(InvalidArgument):
             store.start_import(owner, bad)
@@ -253,7 +255,7 @@ def test_a_broker_that_is_down_fails_the_job(
     def down(*args, **kwargs):
         raise ConnectionError("no broker")
 
-    monkeypatch.setattr(jobs.run_transfer_job, "delay", down)
+    monkeypatch.setattr(tasks.run_transfer_job, "delay", down)
     member = session(cast, cast.member)
     started = run_queued(django_capture_on_commit_callbacks, lambda: store.start_export(member, "payments"))
     job = store.transfer_job(member, started["job"]["id"])["job"]

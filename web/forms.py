@@ -27,6 +27,20 @@ def role_choices(*, include_owner: bool) -> list[tuple[str, str]]:
     ]
 
 
+class MultilineTextField(forms.CharField):
+    """A textarea's text with the line endings agents write. Browsers submit every newline of a
+    textarea as CRLF (the HTML form encoding); stored as sent, one web edit would change every line
+    of a note written through the tools, and re-saving an unchanged form would look like an edit."""
+
+    def __init__(self, *, rows: int, **kwargs: Any) -> None:
+        attrs = {"rows": rows, **kwargs.pop("attrs", {})}
+        super().__init__(widget=forms.Textarea(attrs=attrs), **kwargs)
+
+    def to_python(self, value: Any) -> str:
+        text = str(super().to_python(value))
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 class PasswordField(forms.CharField):
     def __init__(self, label: str = "Password", autocomplete: str = "new-password", **kwargs: Any) -> None:
         super().__init__(

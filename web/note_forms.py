@@ -10,6 +10,7 @@ from django import forms
 
 from accounts.errors import StoreError
 from memory import inputs
+from web.forms import MultilineTextField
 
 _FIELD_IN_MESSAGE = re.compile(r"^`([a-z_]+)")
 _FIELD_ROOT = re.compile(r"^[a-z_]+")
@@ -23,10 +24,11 @@ def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
 
 class NoteForm(forms.Form):
     title = forms.CharField(max_length=inputs.TITLE.max_length, strip=False)
-    body = forms.CharField(
+    body = MultilineTextField(
+        rows=18,
+        attrs={"spellcheck": "true"},
         max_length=inputs.BODY.max_length,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "true"}),
         help_text="Markdown.",
     )
     type = forms.ChoiceField(choices=_choices(inputs.NOTE_TYPES))

@@ -12,6 +12,7 @@ from django import forms
 
 from accounts.errors import StoreError
 from memory import inputs
+from web.forms import MultilineTextField
 
 ANY = ""
 SORT_CHOICES = [
@@ -143,16 +144,16 @@ class ProjectForm(forms.Form):
         help_text="The project's name in URLs and tool calls: lowercase letters, digits and hyphens. "
         "Left empty, it is made from the name.",
     )
-    summary = forms.CharField(
+    summary = MultilineTextField(
+        rows=3,
         max_length=inputs.PROJECT_TEXT.max_length,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
         help_text="What the project is; agents get it first in get_context.",
     )
-    agent_instructions = forms.CharField(
+    agent_instructions = MultilineTextField(
+        rows=5,
         max_length=inputs.PROJECT_TEXT.max_length,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 5}),
         help_text="Instructions every agent gets with the project's context.",
     )
 

@@ -40,6 +40,21 @@ def edit_url(note_id):
     return f"/projects/payments/notes/{note_id}/edit/"
 
 
+def test_browser_line_endings_are_stored_as_the_tools_write_them(as_user, cast):
+    """Browsers send a textarea's newlines as CRLF: stored as sent, a web edit would change every
+    line of an agent's note, and saving an untouched form would make a new version."""
+    note_id = save(cast, body="Stripe retries.\n\nThree times.")
+    client = as_user(cast.member, cast.acme)
+    untouched = client.post(edit_url(note_id), form(note_id, body="Stripe retries.\r\n\r\nThree times."))
+    assert untouched.status_code == 302
+    assert Note.objects.get(public_id=note_id).version == 1
+    assert "Nothing changed." in client.get(untouched["Location"]).content.decode()
+
+    client.post(edit_url(note_id), form(note_id, body="Stripe retries.\r\n\r\nFive times.\r\n"))
+    note = Note.objects.get(public_id=note_id)
+    assert (note.version, note.body) == (2, "Stripe retries.\n\nFive times.")
+
+
 def test_the_form_is_filled_with_the_note(as_user, cast):
     note_id = save(cast, tags=["stripe", "webhooks"])
     html = as_user(cast.member, cast.acme).get(edit_url(note_id)).content.decode()

@@ -77,6 +77,16 @@ def test_members_save_only_what_changed_through_the_store(as_user, cast):
     assert Project.objects.get(pk=cast.payments.pk).default_context_budget is None
 
 
+def test_browser_line_endings_in_the_texts_are_not_a_change(as_user, cast):
+    Project.objects.filter(pk=cast.payments.pk).update(summary="Cards.\nRefunds.")
+    client = as_user(cast.member, cast.acme)
+    response = client.post(SETTINGS, _form(summary="Cards.\r\nRefunds.", agent_instructions="Cents.\r\nUTC."))
+    assert response.status_code == 302
+    project = Project.objects.get(pk=cast.payments.pk)
+    assert (project.summary, project.agent_instructions) == ("Cards.\nRefunds.", "Cents.\nUTC.")
+    assert AuditEvent.objects.get(action="project.updated").detail["fields"] == ["agent_instructions"]
+
+
 def test_renaming_the_slug_moves_the_page(as_user, cast):
     response = as_user(cast.member, cast.acme).post(SETTINGS, _form(slug="billing"))
     assert response["Location"] == "/projects/billing/settings/"

@@ -65,6 +65,14 @@ def test_lists_the_projects_notes_with_links_to_the_note_page(as_user, cast, not
     assert html.index("Old port") < html.index("Owner&#x27;s note") < html.index("Use Postgres")
 
 
+def test_the_page_leads_to_export_and_to_import_for_writers(as_user, cast):
+    member = _html(as_user(cast.member, cast.acme))
+    assert 'href="/projects/payments/export/"' in member and 'href="/projects/payments/import/"' in member
+    viewer = _html(as_user(cast.viewer, cast.acme))
+    assert 'href="/projects/payments/export/"' in viewer  # viewers may export what they can read
+    assert 'href="/projects/payments/import/"' not in viewer
+
+
 @pytest.mark.parametrize(
     ("params", "shown"),
     [

@@ -38,6 +38,8 @@ from memory.models import (
 MODERATION_TEAMS = 20  # teams per moderation page; each shows its newest conflicts
 MODERATION_PER_TEAM = 25
 RESOLUTION_LABELS = inputs.RESOLUTION_LABELS
+# A note disputed on its own has no B: its two resolutions, worded for one note.
+LONE_LABELS = {"both_true": "Keep as current", "a_historical": "Mark historical"}
 
 
 M = TypeVar("M", bound=Model)
@@ -253,11 +255,7 @@ class NoteAdmin(ReadOnlyAdmin[Note]):
             queue = store.list_conflicts(principal, limit=MODERATION_PER_TEAM)
             if queue["total"]:
                 for conflict in queue["conflicts"]:
-                    labels = (
-                        RESOLUTION_LABELS
-                        if conflict["b"]
-                        else {"both_true": "Keep as current", "a_historical": "Mark historical"}
-                    )
+                    labels = RESOLUTION_LABELS if conflict["b"] else LONE_LABELS
                     conflict["buttons"] = [(r, labels[r]) for r in conflict["resolutions"]]
                 sections.append({"team": team, **queue})
         context = {
@@ -284,11 +282,12 @@ class NoteAdmin(ReadOnlyAdmin[Note]):
         if principal is None or resolution not in inputs.RESOLUTIONS:
             self.message_user(request, "That resolution was not understood.", messages.ERROR)
             return back
+        b = request.POST.get("b") or None
         try:
             store.resolve_conflict(
                 principal,
                 request.POST.get("a", ""),
-                request.POST.get("b") or None,
+                b,
                 resolution,
                 a_version=_version(request.POST.get("a_version")),
                 b_version=_version(request.POST.get("b_version")),
@@ -296,7 +295,8 @@ class NoteAdmin(ReadOnlyAdmin[Note]):
         except StoreError as error:
             self.message_user(request, error.message, messages.ERROR)
         else:
-            self.message_user(request, f"Resolved ({RESOLUTION_LABELS[resolution]}).", messages.SUCCESS)
+            label = (RESOLUTION_LABELS if b else LONE_LABELS)[resolution]
+            self.message_user(request, f"Resolved ({label}).", messages.SUCCESS)
         return back
 
 

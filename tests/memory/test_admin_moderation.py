@@ -107,6 +107,14 @@ def test_resolving_in_the_admin_goes_through_the_store_and_is_audited(client, st
     assert edit.actor == staff and edit.team == cast.acme
 
 
+def test_a_lone_disputed_note_is_reported_with_the_button_it_was_settled_by(client, staff, cast, world):
+    client.force_login(staff)
+    form = {"team": cast.globex.pk, "a": world["theirs"], "resolution": "both_true", "a_version": 1}
+    html = client.post(RESOLVE, form, follow=True).content.decode()
+    assert "Resolved (Keep as current)." in html and "Resolved (Both true)" not in html
+    assert note(world["theirs"]).status == "current"
+
+
 def test_a_stale_or_wrong_team_resolution_changes_nothing(client, staff, cast, world):
     client.force_login(staff)
     before = db_state()

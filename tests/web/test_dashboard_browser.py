@@ -309,6 +309,7 @@ def test_the_reading_path_and_a_basic_edit_without_javascript(no_script_page, si
 
 
 SECRET_TITLE = "Oscar's private hunch about the lab"
+SECRET_BODY = "Nobody else should read this."
 
 
 @pytest.fixture
@@ -321,7 +322,7 @@ def moderation_world(cast: Any, settings: Any) -> dict[str, str]:
         oscar, "lab", "Centrifuge runs need two operators", "Two people must be present.", status="disputed"
     )["note"]["id"]
     private = store.create_note(
-        oscar, "lab", SECRET_TITLE, "Nobody else should read this.", status="disputed", visibility="private"
+        oscar, "lab", SECRET_TITLE, SECRET_BODY, status="disputed", visibility="private"
     )["note"]["id"]
     mia = cast.principal(cast.member).with_client("cursor")
     a = store.create_note(mia, "payments", "Tokens are opaque", "Sessions use opaque tokens.")["note"]["id"]
@@ -357,7 +358,7 @@ def test_a_staff_moderation_pass_in_the_admin(browser_page, site_url, cast, mode
     screenshot(page, "12-admin-moderation")
 
     globex.get_by_role("button", name="Keep as current").click()
-    page.get_by_text("Resolved (Both true).").wait_for()
+    page.get_by_text("Resolved (Keep as current).").wait_for()
     visited.append(page.content())
     screenshot(page, "12-admin-moderation-resolved")
     settled = note(moderation_world["disputed"])
@@ -372,4 +373,5 @@ def test_a_staff_moderation_pass_in_the_admin(browser_page, site_url, cast, mode
     visited.append(page.content())
     for html in visited:
         assert SECRET_TITLE not in html and moderation_world["private"] not in html
+        assert SECRET_BODY not in html
     assert note(moderation_world["private"]).status == NoteStatus.DISPUTED  # untouched

@@ -144,6 +144,7 @@ def main() -> None:
         Note.objects.filter(project=project).order_by("-updated_at").values_list("public_id", "version")[:50]
     )
     selection = [f"{note_id}:{version}" for note_id, version in picked]
+    note_path = f"/projects/hot/notes/{picked[0][0]}"
 
     pages: list[tuple[str, str, str, dict[str, object]]] = [
         ("dashboard", "GET", "/", {}),
@@ -157,6 +158,14 @@ def main() -> None:
         ("project settings", "GET", "/projects/hot/settings/", {}),
         ("context preview, 2,000 tokens + query", "GET", "/projects/hot/context/", {"max_tokens": 2000, "query": "retries and idempotency"}),
         ("bulk confirmation, 50 notes", "POST", "/projects/hot/bulk/", {"note": selection, "action": "mark_historical"}),
+        ("note page", "GET", f"{note_path}/", {}),
+        ("note edit form", "GET", f"{note_path}/edit/", {}),
+        ("note revisions", "GET", f"{note_path}/revisions/", {}),
+        ("conflicts queue", "GET", "/conflicts/", {}),
+        ("export page", "GET", "/projects/hot/export/", {}),
+        ("audit log", "GET", "/team/audit/", {}),
+        ("usage", "GET", "/team/usage/", {}),
+        ("screening rules", "GET", "/team/screening/", {}),
     ]  # fmt: skip
     print(f"{args.notes:,} notes in the hot project, {args.others:,} in another team; {args.runs} runs each")
     print("| page | p50 ms | p95 ms | max ms | queries |")

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from accounts.principal import Principal
 from memory import (
     context,
     feed,
     inputs,
-    ranking,
     registry,
     reinforcement,
     retrieval,
@@ -23,7 +20,7 @@ from memory.models import (
     NoteStatus,
     NoteType,
 )
-from memory.notes import inbound_link_counts, rfc3339
+from memory.notes import rfc3339
 from memory.scoping import project_for
 from memory.store.common import team_plan
 
@@ -57,21 +54,7 @@ def search_notes(
         notes = notes.filter(tags__contains=validation.tags(tags))
     use_semantic = wants_semantic and team_plan(principal).semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
-    now = timezone.now()
-    inbound = inbound_link_counts([hit.note.pk for hit in hits])
-    scored = sorted(
-        (
-            (
-                ranking.score(
-                    ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now
-                ),
-                hit.note,
-            )
-            for hit in hits
-        ),
-        key=lambda pair: pair[0],
-        reverse=True,
-    )[:count]
+    scored = retrieval.ranked(hits, count)
     results = []
     for score, note in scored:
         row: dict[str, Any] = {

@@ -12,7 +12,7 @@ from memory import retrieval, search, semantic, store
 from memory.models import Note, NoteStatus, Project
 from memory.notes import content_hash
 from memory.tasks import embed_notes
-from tests.retrieval.dataset import NOTES, QUERIES, LabelledQuery
+from tests.retrieval.dataset import NOTES, QUERIES, LabelledNote, LabelledQuery
 
 TOP = 5
 
@@ -26,8 +26,8 @@ class Score:
     by_kind: dict[str, float]
 
 
-def load(principal: Principal, project: Project) -> dict[str, str]:
-    """Create the notes (embedded with the configured provider); return key → public id."""
+def load(principal: Principal, project: Project, notes: list[LabelledNote] = NOTES) -> dict[str, str]:
+    """Create a set's notes (embedded with the configured provider); return key → public id."""
     rows = [
         Note(
             team_id=principal.team_id,
@@ -40,12 +40,12 @@ def load(principal: Principal, project: Project) -> dict[str, str]:
             tags=n["tags"],
             content_hash=content_hash(n["body"]),
         )
-        for n in NOTES
+        for n in notes
     ]
     Note.objects.bulk_create(rows)
-    ids = {n["key"]: row.public_id for n, row in zip(NOTES, rows, strict=True)}
-    by_key = {n["key"]: row for n, row in zip(NOTES, rows, strict=True)}
-    for n in NOTES:
+    ids = {n["key"]: row.public_id for n, row in zip(notes, rows, strict=True)}
+    by_key = {n["key"]: row for n, row in zip(notes, rows, strict=True)}
+    for n in notes:
         for old in n["supersedes"]:
             Note.objects.filter(pk=by_key[old].pk).update(
                 status=NoteStatus.SUPERSEDED, superseded_by=by_key[n["key"]]

@@ -36,7 +36,9 @@ def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool
         found = semantic_hits(notes, text, pool)
         if found is not None:
             vector_hits, mode = found
-            keyword_hits = search.fulltext(notes, text, pool)
+            # Keywords as keyword search finds them, substring as its last resort included: a code
+            # fragment full-text cannot match still reaches the fused ranking.
+            keyword_hits, _ = search.keyword_search(notes, text, pool)
             return fuse(text, keyword_hits, vector_hits)[:limit], mode
     return search.keyword_search(notes, text, limit)
 

@@ -30,7 +30,7 @@ def search_notes(
     principal: Principal,
     query: str,
     project: str | None = None,
-    semantic: bool | None = False,
+    semantic: bool | None = True,
     types: list[str] | None = None,
     statuses: list[str] | None = None,
     tags: list[str] | None = None,
@@ -40,7 +40,8 @@ def search_notes(
     text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
     count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
     with_body = validation.flag(include_body, "include_body")
-    wants_semantic = validation.flag(semantic, "semantic")
+    # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
+    wants_semantic = validation.flag(True if semantic is None else semantic, "semantic")
     notes = Note.objects.visible_to(principal).live().select_related("project")
     if project is not None:
         notes = notes.filter(project=project_for(principal, project))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from tests.retrieval import harness
 from tests.retrieval.sets import transcripts
 
 SETS = Path(__file__).resolve().parent / "sets"
@@ -41,3 +42,18 @@ def test_changed_answers_come_from_a_later_session_of_the_same_conversation():
         conversation = new.rsplit("-s", 1)[0]
         assert all(old.rsplit("-s", 1)[0] == conversation for old in q["outranked"]), q["query"]
         assert by_key[new]["title"].startswith(conversation)
+
+
+def test_evaluate_reports_recall_at_1_apart_from_recall_at_5():
+    queries = [
+        {"query": "first", "kind": "entity", "relevant": ["a"], "outranked": []},
+        {"query": "third", "kind": "entity", "relevant": ["b"], "outranked": []},
+        {"query": "missing", "kind": "paraphrase", "relevant": ["c"], "outranked": []},
+    ]
+    ranked = {"first": ["id-a", "id-x"], "third": ["id-x", "id-y", "id-b"], "missing": ["id-x"]}
+    ids = {"a": "id-a", "b": "id-b", "c": "id-c"}
+    score = harness.evaluate("fake", lambda text: ranked[text], ids, queries)  # type: ignore[arg-type]
+    assert score.recall_at_1 == 1 / 3
+    assert score.recall_at_5 == 2 / 3
+    assert score.mrr == (1 + 1 / 3 + 0) / 3
+    assert score.by_kind == {"entity": 1.0, "paraphrase": 0.0}

@@ -1,4 +1,5 @@
-"""Load the labelled Harbor set into a project and measure recall@5 / MRR of each search mode."""
+"""Load a labelled set (Harbor by default) into a project and measure recall@1, recall@5 and MRR of each
+search mode; score_set() does it for any set's NOTES and QUERIES."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from memory import retrieval, search, semantic, store
 from memory.models import Note, NoteStatus, Project
 from memory.notes import content_hash
 from memory.tasks import embed_notes
-from tests.retrieval.dataset import NOTES, QUERIES, LabelledNote, LabelledQuery
+from tests.retrieval.dataset import NOTES, QUERIES
+from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 
 TOP = 5
 
@@ -20,6 +22,7 @@ TOP = 5
 @dataclass(frozen=True)
 class Score:
     mode: str
+    recall_at_1: float
     recall_at_5: float
     mrr: float
     superseded_ok: float  # superseded queries where every current answer outranks the old note
@@ -27,7 +30,7 @@ class Score:
 
 
 def load(principal: Principal, project: Project, notes: list[LabelledNote] = NOTES) -> dict[str, str]:
-    """Create a set's notes (embedded with the configured provider); return key → public id."""
+    """Create the notes (embedded with the configured provider); return key → public id."""
     rows = [
         Note(
             team_id=principal.team_id,
@@ -105,6 +108,7 @@ def rankers(principal: Principal, project: Project) -> dict[str, Ranker]:
 
 
 def evaluate(mode: str, rank: Ranker, ids: dict[str, str], queries: list[LabelledQuery] = QUERIES) -> Score:
+    firsts: list[float] = []
     recalls: list[float] = []
     reciprocal: list[float] = []
     kinds: dict[str, list[float]] = {}
@@ -114,6 +118,7 @@ def evaluate(mode: str, rank: Ranker, ids: dict[str, str], queries: list[Labelle
         relevant = {ids[key] for key in query["relevant"]}
         hit = 1.0 if relevant & set(ranked[:TOP]) else 0.0
         recalls.append(hit)
+        firsts.append(1.0 if ranked[:1] and ranked[0] in relevant else 0.0)
         kinds.setdefault(query["kind"], []).append(hit)
         first = next((i for i, note_id in enumerate(ranked, start=1) if note_id in relevant), None)
         reciprocal.append(1.0 / first if first else 0.0)
@@ -127,11 +132,32 @@ def evaluate(mode: str, rank: Ranker, ids: dict[str, str], queries: list[Labelle
     mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
     return Score(
         mode=mode,
+        recall_at_1=mean(firsts),
         recall_at_5=mean(recalls),
         mrr=mean(reciprocal),
         superseded_ok=mean(superseded_ok),
         by_kind={kind: mean(values) for kind, values in kinds.items()},
     )
+
+
+def score_set(
+    principal: Principal, project: Project, notes: list[LabelledNote], queries: list[LabelledQuery]
+) -> list[Score]:
+    """Load any labelled set into an empty project and score every mode on its queries."""
+    ids = load(principal, project, notes)
+    return [evaluate(mode, rank, ids, queries) for mode, rank in rankers(principal, project).items()]
+
+
+def kind_table(scores: list[Score], kinds: tuple[str, ...]) -> str:
+    """recall@1, recall@5 and MRR per mode, then recall@5 of each query kind (any set's kinds)."""
+    head = f"{'mode':24} {'R@1':>6} {'R@5':>6} {'MRR':>6} " + " ".join(f"{kind[:10]:>10}" for kind in kinds)
+    lines = [head + f" {'old<new':>8}"]
+    for s in scores:
+        per_kind = " ".join(f"{s.by_kind.get(kind, 0):10.3f}" for kind in kinds)
+        lines.append(
+            f"{s.mode:24} {s.recall_at_1:6.3f} {s.recall_at_5:6.3f} {s.mrr:6.3f} {per_kind} {s.superseded_ok:8.3f}"
+        )
+    return "\n".join(lines)
 
 
 def table(scores: list[Score]) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.db import connection
 
@@ -12,7 +13,7 @@ from memory import retrieval, search, semantic, store
 from memory.models import Note, NoteStatus, Project
 from memory.notes import content_hash
 from memory.tasks import embed_notes
-from tests.retrieval.dataset import NOTES, QUERIES, LabelledQuery
+from tests.retrieval.dataset import NOTES, QUERIES, LabelledNote, LabelledQuery
 
 TOP = 5
 
@@ -26,8 +27,8 @@ class Score:
     by_kind: dict[str, float]
 
 
-def load(principal: Principal, project: Project) -> dict[str, str]:
-    """Create the notes (embedded with the configured provider); return key → public id."""
+def load(principal: Principal, project: Project, notes: list[LabelledNote] = NOTES) -> dict[str, str]:
+    """Create a set's notes (embedded with the configured provider); return key → public id."""
     rows = [
         Note(
             team_id=principal.team_id,
@@ -40,12 +41,12 @@ def load(principal: Principal, project: Project) -> dict[str, str]:
             tags=n["tags"],
             content_hash=content_hash(n["body"]),
         )
-        for n in NOTES
+        for n in notes
     ]
     Note.objects.bulk_create(rows)
-    ids = {n["key"]: row.public_id for n, row in zip(NOTES, rows, strict=True)}
-    by_key = {n["key"]: row for n, row in zip(NOTES, rows, strict=True)}
-    for n in NOTES:
+    ids = {n["key"]: row.public_id for n, row in zip(notes, rows, strict=True)}
+    by_key = {n["key"]: row for n, row in zip(notes, rows, strict=True)}
+    for n in notes:
         for old in n["supersedes"]:
             Note.objects.filter(pk=by_key[old].pk).update(
                 status=NoteStatus.SUPERSEDED, superseded_by=by_key[n["key"]]
@@ -143,4 +144,74 @@ def table(scores: list[Score]) -> str:
             f"{s.mode:24} {s.recall_at_5:8.3f} {s.mrr:6.3f} {s.by_kind.get('paraphrase', 0):8.3f} "
             f"{s.by_kind.get('entity', 0):7.3f} {s.by_kind.get('superseded', 0):8.3f} {s.superseded_ok:8.3f}"
         )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Any labelled set (issue 14): recall@1, recall@5 and MRR of every mode. Added beside the Harbor API
+# above, which it leaves unchanged; a set's notes carry at least LabelledNote's keys and its queries
+# LabelledQuery's keys, with kinds of their own.
+
+
+@dataclass(frozen=True)
+class SetScore:
+    mode: str
+    recall_at_1: float
+    recall_at_5: float
+    mrr: float  # over the top 10
+    current_first: float  # queries with `outranked`: the best-ranked answer is above every old note
+    by_kind: dict[str, float]  # recall@5 per query kind
+
+
+def score_set(
+    principal: Principal,
+    project: Project,
+    notes: Sequence[Mapping[str, Any]],
+    queries: Sequence[Mapping[str, Any]],
+) -> list[SetScore]:
+    """Load the notes into `project`, then score every mode of `rankers` on the queries."""
+    fields = LabelledNote.__annotations__
+    ids = load(principal, project, [cast(LabelledNote, {k: n[k] for k in fields}) for n in notes])
+    return [score_queries(mode, rank, ids, queries) for mode, rank in rankers(principal, project).items()]
+
+
+def score_queries(
+    mode: str, rank: Ranker, ids: dict[str, str], queries: Sequence[Mapping[str, Any]]
+) -> SetScore:
+    first_hits: list[float] = []
+    hits: list[float] = []
+    reciprocal: list[float] = []
+    kinds: dict[str, list[float]] = {}
+    current_first: list[float] = []
+    for query in queries:
+        ranked = rank(query["query"])
+        relevant = {ids[key] for key in query["relevant"]}
+        first = next((i for i, note_id in enumerate(ranked, start=1) if note_id in relevant), None)
+        hit = 1.0 if first is not None and first <= TOP else 0.0
+        first_hits.append(1.0 if first == 1 else 0.0)
+        hits.append(hit)
+        reciprocal.append(1.0 / first if first else 0.0)
+        kinds.setdefault(query["kind"], []).append(hit)
+        if query["outranked"]:
+            old = [ranked.index(ids[key]) + 1 for key in query["outranked"] if ids[key] in ranked]
+            current_first.append(1.0 if first is not None and all(o > first for o in old) else 0.0)
+    mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
+    return SetScore(
+        mode=mode,
+        recall_at_1=mean(first_hits),
+        recall_at_5=mean(hits),
+        mrr=mean(reciprocal),
+        current_first=mean(current_first),
+        by_kind={kind: mean(values) for kind, values in kinds.items()},
+    )
+
+
+def set_table(scores: list[SetScore], kinds: Sequence[str]) -> str:
+    """A Markdown table: one row per mode, recall@5 per kind after the overall figures."""
+    head = ["mode", "recall@1", "recall@5", "MRR", "current first", *(f"{k} r@5" for k in kinds)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in scores:
+        cells = [s.mode, *(f"{v:.3f}" for v in (s.recall_at_1, s.recall_at_5, s.mrr, s.current_first))]
+        cells += [f"{s.by_kind.get(k, 0.0):.3f}" for k in kinds]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -3,8 +3,9 @@ search mode; score_set() does it for any set's NOTES and QUERIES."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.db import connection
 
@@ -140,12 +141,21 @@ def evaluate(mode: str, rank: Ranker, ids: dict[str, str], queries: list[Labelle
     )
 
 
+def as_labelled(notes: Sequence[Mapping[str, Any]]) -> list[LabelledNote]:
+    """A set's notes with only the keys the harness loads (a set may carry more, e.g. their origin)."""
+    return [cast(LabelledNote, {key: note[key] for key in LabelledNote.__annotations__}) for note in notes]
+
+
 def score_set(
-    principal: Principal, project: Project, notes: list[LabelledNote], queries: list[LabelledQuery]
+    principal: Principal,
+    project: Project,
+    notes: Sequence[Mapping[str, Any]],
+    queries: Sequence[Mapping[str, Any]],
 ) -> list[Score]:
     """Load any labelled set into an empty project and score every mode on its queries."""
-    ids = load(principal, project, notes)
-    return [evaluate(mode, rank, ids, queries) for mode, rank in rankers(principal, project).items()]
+    ids = load(principal, project, as_labelled(notes))
+    labelled = [cast(LabelledQuery, query) for query in queries]
+    return [evaluate(mode, rank, ids, labelled) for mode, rank in rankers(principal, project).items()]
 
 
 def kind_table(scores: list[Score], kinds: tuple[str, ...]) -> str:

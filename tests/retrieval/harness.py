@@ -14,6 +14,7 @@ from memory import retrieval, search, semantic, store
 from memory.models import Note, NoteStatus, Project
 from memory.notes import content_hash
 from memory.tasks import embed_notes
+from memory.tokens import estimate_json_tokens
 from tests.retrieval.dataset import NOTES, QUERIES
 from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 
@@ -179,4 +180,89 @@ def table(scores: list[Score]) -> str:
             f"{s.mode:24} {s.recall_at_5:8.3f} {s.mrr:6.3f} {s.by_kind.get('paraphrase', 0):8.3f} "
             f"{s.by_kind.get('entity', 0):7.3f} {s.by_kind.get('superseded', 0):8.3f} {s.superseded_ok:8.3f}"
         )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------ context recall
+
+CONTEXT_BUDGETS = (500, 1_000, 2_000)
+
+
+@dataclass(frozen=True)
+class ContextRecall:
+    """How often get_context at one budget carries every note that answers the query."""
+
+    budget: int
+    recall: float  # queries whose every relevant note is in some section
+    tokens: float  # mean estimated_tokens of a response
+    entries: float  # mean entries per response
+    tokens_per_entry: float  # mean JSON tokens of one entry (its own text, comma included)
+    spend: dict[str, float]  # mean tokens per part: project, each section, meta
+    omitted_misses: int  # misses where a missing note is listed in meta.omitted (packed out)
+    absent_misses: int  # misses where it is not listed: not a candidate, or the omitted list was full
+
+
+def context_recall(
+    principal: Principal,
+    project: Project,
+    ids: dict[str, str],
+    budgets: tuple[int, ...] = CONTEXT_BUDGETS,
+    queries: list[LabelledQuery] = QUERIES,
+) -> list[ContextRecall]:
+    """For each budget, call get_context(project, query=q, max_tokens=budget) for every query and count
+    a hit when every relevant note's id appears in any section."""
+    results = []
+    for budget in budgets:
+        hits: list[float] = []
+        tokens: list[int] = []
+        entry_counts: list[int] = []
+        entry_tokens: list[int] = []
+        spend: dict[str, list[int]] = {}
+        omitted_misses = absent_misses = 0
+        for query in queries:
+            response = store.get_context(principal, project.slug, query=query["query"], max_tokens=budget)
+            entries = [entry for section in response["sections"].values() for entry in section]
+            shown = {entry["id"] for entry in entries}
+            relevant = {ids[key] for key in query["relevant"]}
+            hit = relevant <= shown
+            hits.append(1.0 if hit else 0.0)
+            if not hit:
+                omitted = {o["id"] for o in response["meta"]["omitted"]}
+                if (relevant - shown) & omitted:
+                    omitted_misses += 1
+                else:
+                    absent_misses += 1
+            tokens.append(response["meta"]["estimated_tokens"])
+            entry_counts.append(len(entries))
+            entry_tokens.extend(estimate_json_tokens(entry) for entry in entries)
+            parts = {"project": response["project"], "meta": response["meta"], **response["sections"]}
+            for part, value in parts.items():
+                spend.setdefault(part, []).append(estimate_json_tokens(value))
+        mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
+        results.append(
+            ContextRecall(
+                budget=budget,
+                recall=mean(hits),
+                tokens=mean(tokens),
+                entries=mean(entry_counts),
+                tokens_per_entry=mean(entry_tokens) + 1,
+                spend={part: sum(values) / len(queries) for part, values in spend.items()},
+                omitted_misses=omitted_misses,
+                absent_misses=absent_misses,
+            )
+        )
+    return results
+
+
+def context_table(rows: list[ContextRecall]) -> str:
+    lines = [
+        f"{'budget':>6} {'recall':>6} {'tokens':>7} {'entries':>7} {'tok/entry':>9} {'omitted':>7} {'absent':>6}"
+    ]
+    for row in rows:
+        lines.append(
+            f"{row.budget:6d} {row.recall:6.3f} {row.tokens:7.0f} {row.entries:7.1f} {row.tokens_per_entry:9.1f} "
+            f"{row.omitted_misses:7d} {row.absent_misses:6d}"
+        )
+        spend = ", ".join(f"{part} {value:.0f}" for part, value in row.spend.items() if value >= 0.5)
+        lines.append(f"{'':6} spend: {spend}")
     return "\n".join(lines)

@@ -51,12 +51,16 @@ class Detail:
     budget: int | None  # None: the plan's default context budget
     excerpt_chars: int
     per_section: int
+    # Hits of a query offered to `relevant`: more than a section's share, since packing degrades the
+    # lower ones to titles first and a budget with room left should still carry the answer when the
+    # search ranked it 15th (conversational text, where many notes share the query's words).
+    relevant_hits: int
 
 
 DETAIL_LEVELS = {
-    "lean": Detail(budget=800, excerpt_chars=160, per_section=5),
-    "balanced": Detail(budget=None, excerpt_chars=320, per_section=10),
-    "deep": Detail(budget=6000, excerpt_chars=1000, per_section=25),
+    "lean": Detail(budget=800, excerpt_chars=160, per_section=5, relevant_hits=10),
+    "balanced": Detail(budget=None, excerpt_chars=320, per_section=10, relevant_hits=20),
+    "deep": Detail(budget=6000, excerpt_chars=1000, per_section=25, relevant_hits=30),
 }
 TYPED_SECTIONS = frozenset({"relevant", "recent_changes"})  # the only ones whose entries say their type
 MIN_BUDGET = 100
@@ -183,7 +187,7 @@ def build_context(
         hits, search_mode = retrieval.retrieve(
             live.select_related("project"),
             query,
-            max(retrieval.POOL, detail.per_section),
+            max(retrieval.POOL, detail.relevant_hits),
             use_semantic=use_semantic,
         )
         relevance = {hit.note.pk: hit.relevance for hit in hits}
@@ -211,10 +215,10 @@ def build_context(
         pools["conflicts"].append(Candidate(note, "conflicts", scored(note), reason))
         placed.add(note.pk)
     for note in hit_notes:
-        if note.pk not in placed and len(pools["relevant"]) < detail.per_section:
+        if note.pk not in placed and len(pools["relevant"]) < detail.relevant_hits:
             pools["relevant"].append(Candidate(note, "relevant", scored(note)))
             placed.add(note.pk)
-    pools["relevant"] = by_score(pools["relevant"])
+    pools["relevant"].sort(key=lambda c: c.score, reverse=True)
     section_of_type = {t: s for s, ts in TYPE_SECTIONS.items() for t in ts}
     # Less relevant hits compete for their type's section with the most important notes.
     for note in dict.fromkeys([*type_notes, *hit_notes]):

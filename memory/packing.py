@@ -151,6 +151,9 @@ def pack(items: list[Item], limit: int, *, spent: int, for_query: bool, order: t
         packer.enrich(index, items[index], limit)
     for index in rest:
         packer.place(index, items[index], Form.TITLE, limit)
-    for index in rest:
-        packer.enrich(index, items[index], limit)
+    if all(packer.chosen.get(index) == Form.FULL for index in relevant):
+        # Room left after every relevant entry is whole goes to the rest; while one is cut, an
+        # unrelated excerpt that would fit in the crumbs stays a title.
+        for index in rest:
+            packer.enrich(index, items[index], limit)
     return packer

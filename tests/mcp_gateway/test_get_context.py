@@ -64,9 +64,9 @@ def test_explicit_budget_and_query(mcp, cast):
     assert context["meta"]["search_mode"] is not None
     returned = [e["id"] for entries in context["sections"].values() for e in entries]
     assert returned
-    # What did not fit is listed by id, so the agent can fetch it with get_notes.
-    assert context["meta"]["omitted"]
-    assert context["meta"]["omitted_count"] >= len(context["meta"]["omitted"])
+    # What did not fit is counted, and listed by id while the ids fit, so the agent can fetch it
+    # with get_notes (tests/memory/test_context_packing.py covers the listing).
+    assert context["meta"]["omitted_count"] >= max(1, len(context["meta"]["omitted"]))
     assert all(set(o) == {"id", "section"} for o in context["meta"]["omitted"])
     assert not {o["id"] for o in context["meta"]["omitted"]} & set(returned)
 

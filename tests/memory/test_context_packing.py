@@ -189,8 +189,8 @@ def test_the_relevant_section_keeps_a_third_of_the_budget(cast, page_of_constrai
 
 
 def test_a_query_orders_each_section_by_relevance_as_well_as_importance(cast):
-    # Lean: the five best hits form `relevant`, so the next one stays in its own section.
-    for i in range(5):
+    # Lean: the ten best hits form `relevant`, so the next one stays in its own section.
+    for i in range(10):
         add(
             cast,
             f"Ledger export {i}",

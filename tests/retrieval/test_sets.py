@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.retrieval import harness
+from tests.retrieval import dataset, harness
 from tests.retrieval.sets import transcripts
 
 SETS = Path(__file__).resolve().parent / "sets"
@@ -57,3 +57,7 @@ def test_evaluate_reports_recall_at_1_apart_from_recall_at_5():
     assert score.recall_at_5 == 2 / 3
     assert score.mrr == (1 + 1 / 3 + 0) / 3
     assert score.by_kind == {"entity": 1.0, "paraphrase": 0.0}
+
+
+def test_harbor_set_is_valid():
+    dataset.validate()

@@ -260,7 +260,9 @@ class SearchQuery(Request):
     project = in_query.text(
         inputs.PROJECT_SLUG, "payments", description="Only this project; all visible when absent."
     )
-    semantic = in_query.flag(False, description="Search by meaning too (hybrid); keyword only when false.")
+    semantic = in_query.flag(
+        True, description="Search by meaning and keywords (hybrid); keywords only when false."
+    )
     types = in_query.choices(inputs.NOTE_TYPES, TYPES_EXAMPLE, description=TYPES_DESCRIPTION)
     statuses = in_query.choices(inputs.NOTE_STATUSES, STATUSES_EXAMPLE, description=STATUSES_DESCRIPTION)
     tags = in_query.text_list(

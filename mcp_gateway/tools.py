@@ -155,14 +155,14 @@ async def checkpoint(
 async def search_notes(
     query: SearchQuery,
     project: Project | None = None,
-    semantic: bool = False,
+    semantic: bool = True,
     types: list[NoteTypeName] | None = None,
     statuses: list[StatusName] | None = None,
     tags: Tags | None = None,
     limit: SearchLimit = 10,
     include_body: bool = False,
 ) -> CallToolResult:
-    """Find notes by keywords (semantic=true for meaning). Lean snippets; read notes with get_notes."""
+    """Find notes by meaning and keywords (semantic=false: keywords only). Lean snippets; read with get_notes."""
     return await call_store(
         store.search_notes,
         current_principal(),

@@ -1,15 +1,16 @@
 """get_context: a project's current state packed into a token budget.
 
 Order of charging: the skeleton, the project header, then conflicts (so a verbose constraint can never
-push out the warning it conflicts with), then the sections in SECTION_ORDER. An entry that does not fit
-is first degraded to a short excerpt, and dropped (listed in meta.omitted) only when even that does not
-fit. Every cost is an upper bound of its share of estimate_tokens(final JSON), so the total never
-exceeds the budget.
+push out the warning it conflicts with), then the sections in PACKING_ORDER (memory.packing decides each
+entry's form). With a query, the notes it is about form the `relevant` section and every section is
+ordered by relevance as well as importance. An entry carries only what tells the agent something: the
+section names its type (except in `relevant` and `recent_changes`), `current` goes without saying, and
+score, version and time are for `detail: deep`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -20,7 +21,8 @@ from accounts.principal import Principal
 from memory import ranking, retrieval
 from memory.models import Note, NoteLink, NoteStatus, Project
 from memory.notes import excerpt, inbound_link_counts, rfc3339
-from memory.tokens import estimate_json_tokens, estimate_tokens
+from memory.packing import Form, Item, entry_forms, pack
+from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 SECTION_ORDER = (
     "constraints",
@@ -49,14 +51,18 @@ class Detail:
     budget: int | None  # None: the plan's default context budget
     excerpt_chars: int
     per_section: int
+    # Hits of a query offered to `relevant`: more than a section's share, since packing degrades the
+    # lower ones to titles first and a budget with room left should still carry the answer when the
+    # search ranked it 15th (conversational text, where many notes share the query's words).
+    relevant_hits: int
 
 
 DETAIL_LEVELS = {
-    "lean": Detail(budget=800, excerpt_chars=160, per_section=5),
-    "balanced": Detail(budget=None, excerpt_chars=320, per_section=10),
-    "deep": Detail(budget=6000, excerpt_chars=1000, per_section=25),
+    "lean": Detail(budget=800, excerpt_chars=160, per_section=5, relevant_hits=10),
+    "balanced": Detail(budget=None, excerpt_chars=320, per_section=10, relevant_hits=20),
+    "deep": Detail(budget=6000, excerpt_chars=1000, per_section=25, relevant_hits=30),
 }
-SHORT_EXCERPT_CHARS = 80
+TYPED_SECTIONS = frozenset({"relevant", "recent_changes"})  # the only ones whose entries say their type
 MIN_BUDGET = 100
 MAX_BUDGET = 50_000
 LIVE = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
@@ -70,26 +76,6 @@ class Candidate:
     reason: str = ""
 
 
-@dataclass
-class Packer:
-    budget: int
-    spent: int
-    sections: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {s: [] for s in SECTION_ORDER})
-    selected: list[str] = field(default_factory=list)
-    selected_pks: list[int] = field(default_factory=list)
-    dropped: list[tuple[str, str]] = field(default_factory=list)
-
-    def try_add(self, section: str, entry: dict[str, Any], note_pk: int) -> bool:
-        cost = estimate_json_tokens(entry) + 1 + estimate_tokens(entry["id"]) + 2
-        if self.spent + cost > self.budget:
-            return False
-        self.spent += cost
-        self.sections[section].append(entry)
-        self.selected.append(entry["id"])
-        self.selected_pks.append(note_pk)
-        return True
-
-
 def resolve_budget(max_tokens: int | None, project: Project, detail: Detail, plan_default: int) -> int:
     """Explicit max_tokens > the project's configured default > the detail level's budget."""
     if max_tokens is not None:
@@ -99,21 +85,18 @@ def resolve_budget(max_tokens: int | None, project: Project, detail: Detail, pla
     return detail.budget or plan_default or settings.KNOWNBASE_DEFAULT_CONTEXT_BUDGET
 
 
-def _entry(candidate: Candidate, excerpt_chars: int) -> dict[str, Any]:
+def _item(candidate: Candidate, detail_name: str, detail: Detail) -> Item:
     note = candidate.note
-    entry: dict[str, Any] = {
-        "id": note.public_id,
-        "type": note.type,
-        "status": note.status,
-        "title": note.title,
-        "excerpt": excerpt(note.body, excerpt_chars),
-        "score": candidate.score,
-        "version": note.version,
-        "updated_at": rfc3339(note.updated_at),
-    }
-    if candidate.reason:
-        entry["reason"] = candidate.reason
-    return entry
+    head: dict[str, Any] = {"id": note.public_id}
+    if candidate.section in TYPED_SECTIONS:
+        head["type"] = note.type
+    if note.status != NoteStatus.CURRENT:
+        head["status"] = note.status
+    tail: dict[str, Any] = {"reason": candidate.reason} if candidate.reason else {}
+    if detail_name == "deep":
+        tail.update(score=candidate.score, version=note.version, updated_at=rfc3339(note.updated_at))
+    forms = entry_forms(head, note.title, note.body, tail, detail.excerpt_chars)
+    return Item(candidate.section, note.public_id, note.pk, forms)
 
 
 def _header(project: Project, budget_share: int) -> dict[str, Any]:
@@ -197,13 +180,18 @@ def build_context(
 
     relevance: dict[int, float] = {}
     search_mode: str | None = None
-    relevant_notes: list[Note] = []
+    hit_notes: list[Note] = []
     if query:
+        # The whole retrieval pool gives every section a relevance signal; its best per_section hits
+        # are the notes the query is about.
         hits, search_mode = retrieval.retrieve(
-            live.select_related("project"), query, detail.per_section * 2, use_semantic=use_semantic
+            live.select_related("project"),
+            query,
+            max(retrieval.POOL, detail.relevant_hits),
+            use_semantic=use_semantic,
         )
         relevance = {hit.note.pk: hit.relevance for hit in hits}
-        relevant_notes = [hit.note for hit in hits]
+        hit_notes = [hit.note for hit in hits]
 
     pools: dict[str, list[Candidate]] = {s: [] for s in SECTION_ORDER}
     type_notes = _per_type_candidates(
@@ -211,7 +199,7 @@ def build_context(
     )
     conflicts = _conflict_candidates(project, live)
     recent = list(live.select_related("project").order_by("-updated_at")[: detail.per_section * 2])
-    everything = {n.pk: n for n in [*type_notes, *relevant_notes, *recent, *(c[0] for c in conflicts)]}
+    everything = {n.pk: n for n in [*type_notes, *hit_notes, *recent, *(c[0] for c in conflicts)]}
     inbound = inbound_link_counts(list(everything))
 
     def scored(note: Note) -> float:
@@ -219,29 +207,33 @@ def build_context(
             ranking.note_signals(note, relevance.get(note.pk, 0.0), inbound.get(note.pk, 0)), now
         )
 
+    def by_score(candidates: list[Candidate]) -> list[Candidate]:
+        return sorted(candidates, key=lambda c: c.score, reverse=True)[: detail.per_section]
+
     placed: set[int] = set()
     for note, reason in conflicts:
         pools["conflicts"].append(Candidate(note, "conflicts", scored(note), reason))
         placed.add(note.pk)
-    section_of_type = {t: s for s, ts in TYPE_SECTIONS.items() for t in ts}
-    for note in type_notes:
-        if note.pk not in placed:
-            pools[section_of_type[note.type]].append(
-                Candidate(note, section_of_type[note.type], scored(note))
-            )
-    for section in TYPE_SECTIONS:
-        pools[section].sort(key=lambda c: c.score, reverse=True)
-        pools[section] = pools[section][: detail.per_section]
-        placed.update(c.note.pk for c in pools[section])
-    for note in relevant_notes:
-        if note.pk not in placed and len(pools["relevant"]) < detail.per_section:
+    for note in hit_notes:
+        if note.pk not in placed and len(pools["relevant"]) < detail.relevant_hits:
             pools["relevant"].append(Candidate(note, "relevant", scored(note)))
             placed.add(note.pk)
     pools["relevant"].sort(key=lambda c: c.score, reverse=True)
+    section_of_type = {t: s for s, ts in TYPE_SECTIONS.items() for t in ts}
+    # Less relevant hits compete for their type's section with the most important notes.
+    for note in dict.fromkeys([*type_notes, *hit_notes]):
+        if note.pk not in placed and note.type in section_of_type:
+            section = section_of_type[note.type]
+            pools[section].append(Candidate(note, section, scored(note)))
+    for section in TYPE_SECTIONS:
+        pools[section] = by_score(pools[section])
+        placed.update(c.note.pk for c in pools[section])
     for note in recent:
         if note.pk not in placed and len(pools["recent_changes"]) < detail.per_section:
             pools["recent_changes"].append(Candidate(note, "recent_changes", scored(note)))
             placed.add(note.pk)
+    if query:
+        pools["recent_changes"] = by_score(pools["recent_changes"])
 
     return _pack(project, pools, detail_name, detail, budget, search_mode)
 
@@ -254,41 +246,58 @@ def _pack(
     budget: int,
     search_mode: str | None,
 ) -> tuple[dict[str, Any], list[int]]:
+    candidates = [c for section in PACKING_ORDER for c in pools[section]]
+    items = [_item(candidate, detail_name, detail) for candidate in candidates]
     meta: dict[str, Any] = {
         "budget": budget,
-        "estimated_tokens": 999999,  # placeholder as wide as any real value, replaced at the end
+        "estimated_tokens": budget,  # placeholders as wide as the real values, replaced at the end
         "detail": detail_name,
-        "selected": [],
         "omitted": [],
-        "omitted_count": 0,
+        "omitted_count": len(items),
         "search_mode": search_mode,
     }
-    skeleton = {"project": {}, "sections": {s: [] for s in SECTION_ORDER}, "meta": meta}
-    packer = Packer(budget=budget, spent=estimate_json_tokens(skeleton) + 2)
-    header = _header(project, max(0, (budget - packer.spent) // 2))
-    packer.spent += estimate_json_tokens(header)
+    limit = budget * CHARS_PER_TOKEN
+    skeleton = {"project": {}, "sections": {}, "meta": meta}
+    skeleton_chars = len(compact_json(skeleton))
+    header = _header(project, max(0, (limit - skeleton_chars) // (2 * CHARS_PER_TOKEN)))
+    spent = skeleton_chars + len(compact_json(header))
 
-    for section in PACKING_ORDER:
-        for candidate in pools[section]:
-            if packer.try_add(section, _entry(candidate, detail.excerpt_chars), candidate.note.pk):
-                continue
-            if packer.try_add(section, _entry(candidate, SHORT_EXCERPT_CHARS), candidate.note.pk):
-                continue
-            packer.dropped.append((candidate.note.public_id, section))
+    conflicts = [item for item in items if item.section == "conflicts"]
+    others = [item for item in items if item.section != "conflicts"]
+    charged_first = pack(conflicts, limit, spent=spent, for_query=False, order=PACKING_ORDER)
+    packer = pack(
+        others, limit, spent=charged_first.spent, for_query=search_mode is not None, order=PACKING_ORDER
+    )
+    chosen = [*charged_first.chosen.items(), *((len(conflicts) + i, f) for i, f in packer.chosen.items())]
+    form_of: dict[int, Form] = dict(chosen)
 
+    sections: dict[str, list[dict[str, Any]]] = {}
+    returned: list[int] = []
+    dropped: list[Item] = []
+    for index, item in enumerate([*conflicts, *others]):
+        form = form_of.get(index)
+        if form is None:
+            dropped.append(item)
+            continue
+        sections.setdefault(item.section, []).append(item.forms[form])
+        returned.append(item.pk)
+    # Output in the contract's section order (conflicts second), empty sections left out.
+    sections = {s: sections[s] for s in SECTION_ORDER if s in sections}
+
+    spent = packer.spent
     omitted: list[dict[str, str]] = []
-    for note_id, section in packer.dropped:
-        entry = {"id": note_id, "section": section}
-        cost = estimate_json_tokens(entry) + 1
-        if packer.spent + cost > budget:
+    for item in dropped:
+        entry = {"id": item.note_id, "section": item.section}
+        cost = len(compact_json(entry)) + 1
+        if spent + cost > limit:
             break
-        packer.spent += cost
+        spent += cost
         omitted.append(entry)
-    meta.update(selected=packer.selected, omitted=omitted, omitted_count=len(packer.dropped))
-    response = {"project": header, "sections": packer.sections, "meta": meta}
+    meta.update(omitted=omitted, omitted_count=len(dropped))
+    response = {"project": header, "sections": sections, "meta": meta}
     # The figure is part of the text it measures: settle it (it only shrinks from the placeholder).
     for _ in range(3):
         meta["estimated_tokens"] = estimate_json_tokens(response)
         if estimate_json_tokens(response) == meta["estimated_tokens"]:
             break
-    return response, packer.selected_pks
+    return response, returned

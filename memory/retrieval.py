@@ -1,10 +1,8 @@
 """One retrieval path for search_notes, get_context's `relevant` section and remember's candidates.
 
 Keyword search (full-text, substring as a last resort) always runs. With semantic retrieval asked
-for and available, vector (or scan) candidates are fused with the full-text ones by weighted
-reciprocal rank. Measured on tests/retrieval (see README): keyword search wins on names and codes,
-the small model on paraphrase, and equal weights lose to keyword alone on entity queries; the
-weights below are the ones tuned there. Any failure of the semantic path leaves keyword results.
+for and available, vector (or scan) candidates are fused with the full-text ones (memory/fusion.py
+says how, and how that was chosen). Any failure of the semantic path leaves keyword results.
 """
 
 from __future__ import annotations
@@ -13,35 +11,22 @@ import logging
 
 from django.db import DatabaseError
 from django.db.models import QuerySet
+from django.utils import timezone
 
-from memory import search, semantic
+from memory import ranking, search, semantic
 from memory.embeddings import Kind
+from memory.fusion import CHOSEN, Fusion
 from memory.models import Note
+from memory.notes import inbound_link_counts
 from memory.search import Hit
 
 log = logging.getLogger(__name__)
 
-# Weighted reciprocal-rank fusion: score = Σ weight / (RRF_K + rank). Chosen by bench/tune_fusion.py on
-# tests/retrieval: equal weights (1, 1, k=60) gave recall@5 0.922 / MRR 0.760, below the vector
-# retriever alone (0.967 / 0.788); these give 0.967 / 0.810.
-SEMANTIC_WEIGHT = 3.0
-KEYWORD_WEIGHT = 1.0
-RRF_K = 5
 POOL = 30  # candidates taken from each retriever before fusion
 
 
-def fuse(keyword: list[Hit], vector: list[Hit]) -> list[Hit]:
-    scores: dict[int, float] = {}
-    notes: dict[int, Note] = {}
-    for weight, hits in ((KEYWORD_WEIGHT, keyword), (SEMANTIC_WEIGHT, vector)):
-        for rank, hit in enumerate(hits, start=1):
-            scores[hit.note.pk] = scores.get(hit.note.pk, 0.0) + weight / (RRF_K + rank)
-            notes[hit.note.pk] = hit.note
-    if not scores:
-        return []
-    best = max(scores.values())
-    ordered = sorted(scores, key=lambda pk: scores[pk], reverse=True)
-    return [Hit(notes[pk], scores[pk] / best) for pk in ordered]
+def fuse(text: str, keyword: list[Hit], vector: list[Hit], how: Fusion = CHOSEN) -> list[Hit]:
+    return how.fuse(text, keyword, vector)
 
 
 def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool) -> tuple[list[Hit], str]:
@@ -51,8 +36,10 @@ def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool
         found = semantic_hits(notes, text, pool)
         if found is not None:
             vector_hits, mode = found
-            keyword_hits = search.fulltext(notes, text, pool)
-            return fuse(keyword_hits, vector_hits)[:limit], mode
+            # Keywords as keyword search finds them, substring as its last resort included: a code
+            # fragment full-text cannot match still reaches the fused ranking.
+            keyword_hits, _ = search.keyword_search(notes, text, pool)
+            return fuse(text, keyword_hits, vector_hits)[:limit], mode
     return search.keyword_search(notes, text, limit)
 
 
@@ -68,3 +55,18 @@ def semantic_hits(
     except DatabaseError:
         log.exception("semantic retrieval failed; answering with keyword search")
         return None
+
+
+def ranked(hits: list[Hit], count: int) -> list[tuple[float, Note]]:
+    """The best `count` hits by the one scoring function (relevance with importance, recency, type,
+    status, links and reads), as search_notes orders its results."""
+    now = timezone.now()
+    inbound = inbound_link_counts([hit.note.pk for hit in hits])
+    scored = (
+        (
+            ranking.score(ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now),
+            hit.note,
+        )
+        for hit in hits
+    )
+    return sorted(scored, key=lambda pair: pair[0], reverse=True)[:count]

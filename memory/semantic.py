@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -31,6 +33,40 @@ def embedding_text(title: str, body: str) -> str:
     return f"{title}\n{body}".strip()
 
 
+RECENT_VECTORS = 2048  # query vectors each process keeps in memory (a 384-float vector is ~3 KiB)
+
+
+class RecentVectors:
+    """An LRU of vectors this process computed or fetched, keyed by model, kind and text: a repeated
+    query (an agent re-asking, get_context then search) costs neither the model nor a cache round trip."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, str]) -> list[float] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str, str], vector: list[float]) -> None:
+        with self._lock:
+            self._items[key] = vector
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+recent_vectors = RecentVectors(RECENT_VECTORS)
+
+
 def _cache_key(model_id: str, kind: str, text: str) -> str:
     return "vec:" + hashlib.sha256(f"{model_id}\n{kind}\n{text}".encode()).hexdigest()
 
@@ -46,9 +82,14 @@ def vector_for(text: str, kind: Kind = "query") -> tuple[str, list[float]] | Non
     provider = get_provider()
     if provider is None:
         return None
+    recent_key = (provider.model_id, kind, text)
+    remembered = recent_vectors.get(recent_key)
+    if remembered is not None:
+        return provider.model_id, remembered
     key = _cache_key(provider.model_id, kind, text)
     cached = cache.get(key)
     if cached is not None:
+        recent_vectors.put(recent_key, list(cached))
         return provider.model_id, list(cached)
     try:
         vector = provider.embed([text], kind=kind)[0]
@@ -59,6 +100,7 @@ def vector_for(text: str, kind: Kind = "query") -> tuple[str, list[float]] | Non
         log.exception("embedding crashed, answering with keyword search")
         return None
     cache.set(key, vector, QUERY_VECTOR_TTL)
+    recent_vectors.put(recent_key, vector)
     return provider.model_id, vector
 
 

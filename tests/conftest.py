@@ -7,6 +7,7 @@ projects, payments and website. Oscar the outsider owns team "globex" with its p
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,3 +105,14 @@ def _no_ip_rate_limit(settings: Any) -> None:
     settings.RATE_LIMIT_PER_IP_PER_MINUTE = 0
     # Likewise /api without a credential (tests/api/test_anonymous_rate_limit.py sets its own).
     settings.API_ANONYMOUS_PER_IP_PER_MINUTE = 0
+
+
+@pytest.fixture(autouse=True)
+def _fresh_query_vectors() -> Iterator[None]:
+    # The in-process LRU of query vectors outlives a test; a test that swaps the embedding provider
+    # must not be answered with another test's vectors.
+    from memory.semantic import recent_vectors
+
+    recent_vectors.clear()
+    yield
+    recent_vectors.clear()

@@ -54,7 +54,7 @@ class Search(StoreView):
         tag=TAG,
         ok={200: responses.SearchResults},
         query=requests.SearchQuery,
-        description="Find notes by keywords (semantic=true for meaning too) in one project or all visible "
+        description="Find notes by meaning and keywords (hybrid; semantic=false for keywords only) in one project or all visible "
         "ones; lean results with snippets, search_mode says how they were found.",
     )
     def get(self, request: Request) -> Response:

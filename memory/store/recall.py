@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from accounts.principal import Principal
 from memory import (
     context,
     feed,
     inputs,
-    ranking,
     registry,
     reinforcement,
     retrieval,
@@ -23,7 +20,7 @@ from memory.models import (
     NoteStatus,
     NoteType,
 )
-from memory.notes import inbound_link_counts, rfc3339
+from memory.notes import rfc3339
 from memory.scoping import project_for
 from memory.store.common import team_plan
 
@@ -33,7 +30,7 @@ def search_notes(
     principal: Principal,
     query: str,
     project: str | None = None,
-    semantic: bool | None = False,
+    semantic: bool | None = True,
     types: list[str] | None = None,
     statuses: list[str] | None = None,
     tags: list[str] | None = None,
@@ -43,7 +40,8 @@ def search_notes(
     text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
     count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
     with_body = validation.flag(include_body, "include_body")
-    wants_semantic = validation.flag(semantic, "semantic")
+    # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
+    wants_semantic = validation.flag(True if semantic is None else semantic, "semantic")
     notes = Note.objects.visible_to(principal).live().select_related("project")
     if project is not None:
         notes = notes.filter(project=project_for(principal, project))
@@ -57,21 +55,7 @@ def search_notes(
         notes = notes.filter(tags__contains=validation.tags(tags))
     use_semantic = wants_semantic and team_plan(principal).semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
-    now = timezone.now()
-    inbound = inbound_link_counts([hit.note.pk for hit in hits])
-    scored = sorted(
-        (
-            (
-                ranking.score(
-                    ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now
-                ),
-                hit.note,
-            )
-            for hit in hits
-        ),
-        key=lambda pair: pair[0],
-        reverse=True,
-    )[:count]
+    scored = retrieval.ranked(hits, count)
     results = []
     for score, note in scored:
         row: dict[str, Any] = {

@@ -14,7 +14,7 @@ SECTIONS = {
     "open_items",
     "recent_changes",
 }
-ENTRY_FIELDS = {"id", "type", "status", "title", "excerpt", "score", "version", "updated_at"}
+META_FIELDS = {"budget", "estimated_tokens", "detail", "omitted", "omitted_count", "search_mode"}
 
 
 def test_returns_the_project_state_in_the_contract_shape(mcp, cast):
@@ -34,21 +34,25 @@ def test_returns_the_project_state_in_the_contract_shape(mcp, cast):
         "summary": "Card payments for the shop.",
         "agent_instructions": "Never log card numbers.",
     }
-    assert set(context["sections"]) == SECTIONS
-    assert [e["id"] for e in context["sections"]["constraints"]] == [constraint]
+    # Empty sections are left out; each entry carries what its section does not already say.
+    assert list(context["sections"]) == ["constraints", "decisions", "open_items"]
+    assert set(context["sections"]) <= SECTIONS
+    assert context["sections"]["constraints"] == [
+        {"id": constraint, "title": "PCI scope", "excerpt": "Card numbers never touch our servers."}
+    ]
     assert [e["id"] for e in context["sections"]["decisions"]] == [decision]
     assert [e["id"] for e in context["sections"]["open_items"]] == [task]
-    assert set(context["sections"]["constraints"][0]) >= ENTRY_FIELDS
     meta = context["meta"]
-    assert {"budget", "estimated_tokens", "detail", "selected", "omitted", "search_mode"} <= set(meta)
+    assert set(meta) == META_FIELDS
     assert meta["detail"] == "balanced"
     assert 0 < meta["estimated_tokens"] <= meta["budget"]
-    assert set(meta["selected"]) == {constraint, decision, task}
+    assert meta["omitted"] == [] and meta["omitted_count"] == 0
 
 
 def test_explicit_budget_and_query(mcp, cast):
-    for n in range(12):
-        save(cast, f"Webhook rule {n}", f"Webhook handler {n} must verify the signature. " * 20)
+    for n in range(10, 22):
+        title = f"Webhook rule {n}: the handler checks the signature header against the shared secret first"
+        save(cast, title, f"Webhook handler {n} must verify the signature. " * 20)
     context = mcp.ok(
         cast.key(cast.member),
         "get_context",
@@ -60,8 +64,9 @@ def test_explicit_budget_and_query(mcp, cast):
     assert context["meta"]["search_mode"] is not None
     returned = [e["id"] for entries in context["sections"].values() for e in entries]
     assert returned
-    # What did not fit is listed by id, so the agent can fetch it with get_notes.
-    assert context["meta"]["omitted"]
+    # What did not fit is counted, and listed by id while the ids fit, so the agent can fetch it
+    # with get_notes (tests/memory/test_context_packing.py covers the listing).
+    assert context["meta"]["omitted_count"] >= max(1, len(context["meta"]["omitted"]))
     assert all(set(o) == {"id", "section"} for o in context["meta"]["omitted"])
     assert not {o["id"] for o in context["meta"]["omitted"]} & set(returned)
 

@@ -10,7 +10,7 @@ def test_finds_notes_with_lean_results(mcp, cast):
     refunds = save(cast, "Refund policy", "Refunds are issued within five days.", tags=["refunds"])
     save(cast, "Currency", "All prices are stored in cents.")
     key = cast.key(cast.member)
-    result = mcp.call(key, "search_notes", {"project": "payments", "query": "refunds"})
+    result = mcp.call(key, "search_notes", {"project": "payments", "query": "refunds", "semantic": False})
     assert not result.is_error, result.structured_content
     assert text_matches_structured(result)
     found = result.structured_content
@@ -77,3 +77,18 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         result = mcp.call(key, "search_notes", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
+
+
+def test_searches_by_meaning_unless_told_not_to(mcp, cast):
+    holds = save(cast, "Booking holds", "An unpaid booking is kept for 48 hours, then the slot is released.")
+    save(cast, "Currency", "All prices are stored in cents.")
+    key = cast.key(cast.member)
+    found = mcp.ok(key, "search_notes", {"project": "payments", "query": "reservation nobody paid for"})
+    assert found["search_mode"] == "vector"
+    assert found["results"][0]["id"] == holds
+    keywords = mcp.ok(
+        key,
+        "search_notes",
+        {"project": "payments", "query": "reservation nobody paid for", "semantic": False},
+    )
+    assert keywords["search_mode"] in {"fulltext", "substring"}

@@ -61,12 +61,17 @@ def context(cast, who=None, **kwargs):
 
 
 def section_ids(result, section):
-    return [entry["id"] for entry in result["sections"][section]]
+    return [entry["id"] for entry in result["sections"].get(section, [])]
+
+
+def shown_ids(result):
+    return [entry["id"] for entries in result["sections"].values() for entry in entries]
 
 
 def test_sections_in_fixed_order_with_the_right_notes(cast, project_notes):
     result = context(cast, max_tokens=5000)
-    assert list(result["sections"]) == list(SECTION_ORDER)
+    # Without a query there is no `relevant` section, and empty sections are left out.
+    assert list(result["sections"]) == [s for s in SECTION_ORDER if s != "relevant"]
     n = project_notes
     assert section_ids(result, "constraints") == [n["constraint"].public_id]
     assert section_ids(result, "conflicts") == [n["disputed"].public_id]
@@ -82,8 +87,14 @@ def test_sections_in_fixed_order_with_the_right_notes(cast, project_notes):
         "summary": "Card payments for the shop.",
         "agent_instructions": "Run make test before pushing.",
     }
-    entry = result["sections"]["decisions"][0]
-    assert set(entry) == {"id", "type", "status", "title", "excerpt", "score", "version", "updated_at"}
+    assert result["sections"]["decisions"][0] == {
+        "id": n["decision"].public_id,
+        "title": "Stripe is the processor",
+        "excerpt": "We chose Stripe over Adyen for its API.",
+    }
+    assert set(result["meta"]) == {
+        "budget", "estimated_tokens", "detail", "omitted", "omitted_count", "search_mode"
+    }  # fmt: skip
 
 
 def test_superseded_historical_and_private_notes_are_excluded(cast, project_notes):
@@ -91,11 +102,11 @@ def test_superseded_historical_and_private_notes_are_excluded(cast, project_note
         team=cast.acme, project=cast.payments, author=cast.owner, title="Scratch", body="x",
         content_hash="p", visibility="private",
     )  # fmt: skip
-    selected = set(context(cast, max_tokens=5000)["meta"]["selected"])
+    selected = set(shown_ids(context(cast, max_tokens=5000)))
     assert project_notes["superseded"].public_id not in selected
     assert project_notes["historical"].public_id not in selected
     assert private.public_id not in selected
-    assert private.public_id in set(context(cast, who=cast.owner, max_tokens=5000)["meta"]["selected"])
+    assert private.public_id in set(shown_ids(context(cast, who=cast.owner, max_tokens=5000)))
 
 
 def test_unfinished_supersession_is_a_conflict(cast, project_notes):
@@ -144,8 +155,7 @@ def test_entries_degrade_to_short_excerpts_before_being_dropped(cast, project_no
     assert len(shown[constraint]["excerpt"]) <= 80
     omitted = {o["id"] for o in tight["meta"]["omitted"]}
     assert omitted and tight["meta"]["omitted_count"] >= len(omitted)
-    assert set(tight["meta"]["selected"]).isdisjoint(omitted)
-    assert set(shown) == set(tight["meta"]["selected"])
+    assert set(shown).isdisjoint(omitted)
 
 
 def test_budget_precedence(cast, project_notes):
@@ -187,7 +197,7 @@ def test_returned_notes_are_reinforced_after_a_flush(cast, project_notes):
     assert not Note.objects.filter(access_count__gt=0).exists()  # the read itself wrote nothing
     reinforcement.flush()
     counts = dict(
-        Note.objects.filter(public_id__in=result["meta"]["selected"]).values_list("public_id", "access_count")
+        Note.objects.filter(public_id__in=shown_ids(result)).values_list("public_id", "access_count")
     )
     assert counts and set(counts.values()) == {1}
     assert Note.objects.get(pk=project_notes["superseded"].pk).access_count == 0
@@ -195,8 +205,8 @@ def test_returned_notes_are_reinforced_after_a_flush(cast, project_notes):
 
 def test_types_restrict_sections(cast, project_notes):
     result = context(cast, types=["decision"], max_tokens=5000)
-    shown = [e["type"] for section in result["sections"].values() for e in section]
-    assert shown == ["decision"]
+    assert list(result["sections"]) == ["decisions"]
+    assert shown_ids(result) == [project_notes["decision"].public_id]
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def search(cast, query, **kwargs):
 
 
 def test_fulltext_ranks_title_matches_and_retired_notes_last(cast, corpus):
-    result = search(cast, "webhooks", project="payments")
+    result = search(cast, "webhooks", project="payments", semantic=False)
     assert result["search_mode"] == "fulltext"
     ids = [r["id"] for r in result["results"]]
     assert ids[0] == corpus["webhooks"] and ids[-1] == corpus["old"]
@@ -70,7 +70,7 @@ def test_websearch_syntax_and_filters(cast, corpus):
 
 
 def test_substring_is_the_last_resort(cast, corpus):
-    result = search(cast, "dempot")  # a word fragment full-text cannot match
+    result = search(cast, "dempot", semantic=False)  # a word fragment full-text cannot match
     assert result["search_mode"] == "substring"
     assert [r["id"] for r in result["results"]] == [corpus["webhooks"]]
 

@@ -35,6 +35,19 @@ def test_vector_mode_finds_a_paraphrase(cast, corpus):
     assert result["results"][0]["id"] == corpus[1]
 
 
+def test_hybrid_is_the_default(cast, corpus):
+    result = search(cast, "how long do we hold a reservation that nobody paid for")
+    assert result["search_mode"] == "vector"
+    assert result["results"][0]["id"] == corpus[1]
+    assert search(cast, "reservation", semantic=False)["search_mode"] in {"fulltext", "substring"}
+
+
+def test_a_fragment_only_substring_matches_reaches_the_hybrid_ranking(cast, corpus):
+    result = search(cast, "uayside")
+    assert result["search_mode"] == "vector"
+    assert corpus[1] in [row["id"] for row in result["results"]]
+
+
 def test_scan_mode_without_the_index(cast, corpus):
     with connection.cursor() as cursor:
         cursor.execute(f"DROP INDEX {index_name('all-MiniLM-L6-v2-int8')}")
@@ -75,7 +88,7 @@ def test_plan_without_semantic_search_answers_with_keywords(cast, corpus):
 
 
 def test_substring_is_the_last_resort(cast, corpus):
-    result = search(cast, "uayside")
+    result = search(cast, "uayside", semantic=False)
     assert result["search_mode"] == "substring" and [r["id"] for r in result["results"]] == [corpus[1]]
 
 

@@ -12,24 +12,10 @@ Nothing runs at import time except building the lists; call validate() to check 
 """
 
 import re
-from typing import Literal, TypedDict
 
+from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 
-class LabelledNote(TypedDict):
-    key: str
-    type: str
-    status: str
-    title: str
-    body: str
-    tags: list[str]
-    supersedes: list[str]
-
-
-class LabelledQuery(TypedDict):
-    query: str
-    kind: Literal["paraphrase", "entity", "superseded"]
-    relevant: list[str]
-    outranked: list[str]
+__all__ = ["NOTES", "NOTE_TYPES", "QUERIES", "LabelledNote", "LabelledQuery", "validate"]
 
 
 NOTE_TYPES = frozenset(

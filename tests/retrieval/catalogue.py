@@ -1,0 +1,36 @@
+"""Every labelled retrieval set by name, for the quality floors and bench/fusion_study.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tests.retrieval import dataset, harness
+from tests.retrieval.sets import agent_notes, transcripts
+from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    name: str
+    kind: str  # what kind of text, for the README table
+    notes: list[LabelledNote]
+    queries: list[LabelledQuery]
+
+
+LABELLED_SETS: dict[str, LabelledSet] = {
+    "harbor": LabelledSet(
+        "harbor", "engineering notes written with their queries", dataset.NOTES, dataset.QUERIES
+    ),
+    "transcripts": LabelledSet(
+        "transcripts",
+        "developer–assistant sessions, one message a note",
+        transcripts.NOTES,
+        transcripts.QUERIES,
+    ),
+    "agent_notes": LabelledSet(
+        "agent_notes",
+        "short typed notes from remember and checkpoint",
+        harness.as_labelled(agent_notes.NOTES),
+        [LabelledQuery(**query) for query in agent_notes.QUERIES],
+    ),
+}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import warnings
 from functools import cache
 from pathlib import Path
@@ -23,9 +24,20 @@ from psycopg import sql
 log = logging.getLogger(__name__)
 
 
-@cache
+# functools.cache does not stop two threads computing the same value at once: the first connections of
+# a server's threads would each start (or probe) the embedded server, and its lock file handling is
+# not thread-safe. One start at a time per process.
+_starting = threading.Lock()
+
+
 def socket_dir(data_dir: str) -> str:
     """Start (or find) the server for `data_dir` and return the folder holding its socket."""
+    with _starting:
+        return _socket_dir(data_dir)
+
+
+@cache
+def _socket_dir(data_dir: str) -> str:
     with warnings.catch_warnings():
         # platformdirs warns that XDG_RUNTIME_DIR is unset on servers; the fallback it picks is fine.
         warnings.simplefilter("ignore")

@@ -9,6 +9,7 @@ ranking signal, not a record: a buffer lost to a crash loses a few increments, n
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections import Counter
@@ -30,8 +31,15 @@ _local_counts: Counter[int] = Counter()
 _local_lock = threading.Lock()
 
 
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    # One client (and its connection pool) per process and URL: building one per read connected,
+    # resolved the address and disconnected on every get_context and get_notes.
+    return redis.Redis.from_url(url)
+
+
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return _client(settings.REDIS_URL)
 
 
 def record(note_pks: Iterable[int]) -> None:

@@ -200,7 +200,10 @@ async def run_client(log: ClientLog, url: str, ids: list[str], until: float, see
                 arguments = {"query": rng.choice(QUERIES), "project": "hot"}
             elif tool == "remember":
                 # Unique per client and call, so the write check can count them.
-                arguments = {"project": "hot", "content": f"{sentence(rng)} Seen by {log.name} run {count}."}
+                arguments = {
+                    "project": "hot",
+                    "content": f"{sentence(rng)} Seen by {log.name} in run {RUN}, call {count}.",
+                }
             elif tool == "get_notes":
                 arguments = {"ids": rng.sample(ids, 5)}
             else:

@@ -51,6 +51,16 @@ def test_web_health_check_asks_readiness_at_a_route_that_exists(compose):
         url = re.search(r"http://127\.0\.0\.1:8000(/\w+)", probe)
         assert url is not None, probe
         assert resolve(url.group(1)).url_name == "readyz"
+        # As SITE_URL's host, which settings always allow: a deployment's own ALLOWED_HOSTS (without
+        # 127.0.0.1) would otherwise answer the probe 400 and keep the balancer from starting.
+        assert "os.environ['SITE_URL']" in probe and "'Host': host" in probe
+
+
+def test_the_balancer_checks_itself_at_a_location_it_answers(compose):
+    probe = " ".join(compose["services"]["lb"]["healthcheck"]["test"])
+    location = re.search(r"http://127\.0\.0\.1(/[\w-]+)", probe)
+    assert location is not None, probe
+    assert f"location = {location.group(1)} {{" in compose["configs"]["lb"]["content"]
 
 
 def test_app_processes_wait_for_healthy_dependencies_and_one_migration(compose):

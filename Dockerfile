@@ -11,6 +11,9 @@ COPY accounts ./accounts
 COPY memory ./memory
 COPY billing ./billing
 COPY mcp_gateway ./mcp_gateway
+COPY web ./web
+COPY billing_web ./billing_web
+COPY api ./api
 COPY templates ./templates
 COPY manage.py ./
 RUN pip install --no-cache-dir . \

@@ -295,8 +295,9 @@ def main() -> None:
     # The plan's per-minute request limit would throttle a sequential bench: lifted in this bench database.
     Plan.objects.filter(pk=Plan.of_team(team.pk).pk).update(requests_per_minute=1_000_000)
     caller: Any = None
+    key = None
     if args.via != "store":
-        _, raw_key = billing_actions.issue_api_key(team, owner, name=f"bench {args.via}")
+        key, raw_key = billing_actions.issue_api_key(team, owner, name=f"bench {args.via}")
         caller = RestCaller(raw_key) if args.via == "rest" else McpCaller(raw_key)
     direct = StoreCaller(principal)
     nonce = f"{int(time.time()) % 1_000_000:06d}"
@@ -339,6 +340,8 @@ def main() -> None:
     finally:
         if isinstance(caller, McpCaller):
             caller.close()
+        if key is not None:  # a key per run would reach the plan's key cap after a few runs
+            actions.revoke_api_key(key, actor=principal)
 
 
 if __name__ == "__main__":

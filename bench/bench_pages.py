@@ -1,6 +1,7 @@
 """Server time of the dashboard and project pages on a hot project (20,000 notes by default).
 
 Usage: .venv/bin/python bench/bench_pages.py [--notes 20000] [--others 0] [--runs 30]
+       .venv/bin/python bench/bench_pages.py --team bench-seed --project hot-20000   (a seed_bench team)
 Uses its own database (knownbase_bench) on the embedded server. Each page is requested through
 Django's test client (the whole request: middleware, session, store calls, template) and timed;
 prints p50 / p95 / max in ms and the number of SQL queries per page. The target is ≤ 150 ms each.
@@ -110,13 +111,22 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--reuse", action="store_true", help="time the data a previous run seeded")
     parser.add_argument("--only", default="", help="time only the pages whose label contains this")
+    parser.add_argument("--team", default="", help="time a team seeded by seed_bench instead of seeding")
+    parser.add_argument("--project", default="hot", help="the project's slug (with --team)")
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
     from accounts.principal import SESSION_TEAM_KEY
     from memory.models import Note
 
-    if args.reuse:
+    if args.team:
+        from accounts.models import Team, User
+        from memory.models import Project
+
+        user = User.objects.get(email=f"{args.team}-owner@example.test")
+        team = Team.objects.get(slug=args.team)
+        project = Project.objects.get(team=team, slug=args.project)
+    elif args.reuse:
         from accounts.models import Team, User
         from memory.models import Project
 
@@ -138,36 +148,41 @@ def main() -> None:
     session[SESSION_TEAM_KEY] = team.pk
     session.save()
 
-    first_page = client.get("/projects/hot/").content.decode()
+    first_page = client.get(f"/projects/{project.slug}/").content.decode()
     next_page = unquote(first_page.split('rel="next" href="?cursor=')[1].split('"')[0])
     picked = list(
-        Note.objects.filter(project=project).order_by("-updated_at").values_list("public_id", "version")[:50]
+        Note.objects.filter(project=project, visibility="team", deleted_at__isnull=True)
+        .order_by("-updated_at")
+        .values_list("public_id", "version")[:50]
     )
     selection = [f"{note_id}:{version}" for note_id, version in picked]
-    note_path = f"/projects/hot/notes/{picked[0][0]}"
+    note_path = f"/projects/{project.slug}/notes/{picked[0][0]}"
 
     pages: list[tuple[str, str, str, dict[str, object]]] = [
         ("dashboard", "GET", "/", {}),
-        ("project page, newest first", "GET", "/projects/hot/", {}),
-        ("project page, second page (cursor)", "GET", "/projects/hot/", {"cursor": next_page}),
-        ("project page, type + status", "GET", "/projects/hot/", {"type": "decision", "status": "current"}),
-        ("project page, tag, by importance", "GET", "/projects/hot/", {"tag": TAGS[0], "sort": "-importance"}),
-        ("project page, source + updated range", "GET", "/projects/hot/", {"source": "cursor", "updated_after": "2000-01-01"}),
-        ("project page, htmx fragment", "GET", "/projects/hot/", {"type": "fact"}),
-        ("project page, search (keyword)", "GET", "/projects/hot/", {"q": "idempotency keys double charges"}),
-        ("project settings", "GET", "/projects/hot/settings/", {}),
-        ("context preview, 2,000 tokens + query", "GET", "/projects/hot/context/", {"max_tokens": 2000, "query": "retries and idempotency"}),
-        ("bulk confirmation, 50 notes", "POST", "/projects/hot/bulk/", {"note": selection, "action": "mark_historical"}),
+        ("project page, newest first", "GET", f"/projects/{project.slug}/", {}),
+        ("project page, second page (cursor)", "GET", f"/projects/{project.slug}/", {"cursor": next_page}),
+        ("project page, type + status", "GET", f"/projects/{project.slug}/", {"type": "decision", "status": "current"}),
+        ("project page, tag, by importance", "GET", f"/projects/{project.slug}/", {"tag": TAGS[0], "sort": "-importance"}),
+        ("project page, source + updated range", "GET", f"/projects/{project.slug}/", {"source": "cursor", "updated_after": "2000-01-01"}),
+        ("project page, htmx fragment", "GET", f"/projects/{project.slug}/", {"type": "fact"}),
+        ("project page, search (keyword)", "GET", f"/projects/{project.slug}/", {"q": "idempotency keys double charges"}),
+        ("project settings", "GET", f"/projects/{project.slug}/settings/", {}),
+        ("context preview, 2,000 tokens + query", "GET", f"/projects/{project.slug}/context/", {"max_tokens": 2000, "query": "retries and idempotency"}),
+        ("bulk confirmation, 50 notes", "POST", f"/projects/{project.slug}/bulk/", {"note": selection, "action": "mark_historical"}),
         ("note page", "GET", f"{note_path}/", {}),
         ("note edit form", "GET", f"{note_path}/edit/", {}),
         ("note revisions", "GET", f"{note_path}/revisions/", {}),
         ("conflicts queue", "GET", "/conflicts/", {}),
-        ("export page", "GET", "/projects/hot/export/", {}),
+        ("export page", "GET", f"/projects/{project.slug}/export/", {}),
         ("audit log", "GET", "/team/audit/", {}),
         ("usage", "GET", "/team/usage/", {}),
         ("screening rules", "GET", "/team/screening/", {}),
     ]  # fmt: skip
-    print(f"{args.notes:,} notes in the hot project, {args.others:,} in another team; {args.runs} runs each")
+    size = Note.objects.filter(project=project).count()
+    print(
+        f"{size:,} notes in project {project.slug}, {Note.objects.count():,} in the database; {args.runs} runs each"
+    )
     print("| page | p50 ms | p95 ms | max ms | queries |")
     print("| --- | --- | --- | --- | --- |")
     for label, method, url, data in pages:

@@ -1,7 +1,10 @@
 """Server-side latency of the memory engine on one project: get_context and remember.
 
-Usage: .venv/bin/python bench/bench_engine.py [--notes 1000] [--runs 200]
+Usage: .venv/bin/python bench/bench_engine.py [--notes 1000] [--runs 200] [--worker]
 Uses its own database (knownbase_bench) on the embedded server; prints p50 / p95 / p99 in ms.
+--worker: the note's embedding is enqueued for a Celery worker (an in-memory broker here, so nothing
+consumes it) instead of computed inline after commit, as in production with REDIS_URL set: the time
+until a write is acknowledged.
 """
 
 from __future__ import annotations
@@ -50,7 +53,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--notes", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--worker", action="store_true")
     args = parser.parse_args()
+    if args.worker:
+        from django.conf import settings
+
+        from knownbase.celery import app
+
+        settings.CELERY_TASK_ALWAYS_EAGER = False
+        app.conf.task_always_eager = False
+        app.conf.broker_url = "memory://"
 
     call_command("migrate", verbosity=0)
     import random
@@ -77,8 +89,11 @@ def main() -> None:
         batch_size=1000,
     )
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE memory_note")
+        # VACUUM sets the visibility map as autovacuum would: index-only scans (the notes cap count).
+        cursor.execute("VACUUM ANALYZE memory_note")
     principal = actions.owner_principal(team, user, client_name="bench")
+    first = Note.objects.filter(project=project).order_by("pk").first()
+    assert first is not None
     rng = random.Random(3)
     queries = [
         "webhook retries double charges",
@@ -95,6 +110,7 @@ def main() -> None:
             "remember (new statement)",
             lambda i: store.remember(principal, "hot", f"{sentence(rng)} Run {i}."),
         ),
+        ("remember (exact duplicate)", lambda i: store.remember(principal, "hot", str(first.body))),
         ("search_notes keyword", lambda i: store.search_notes(principal, queries[i % 4], project="hot")),
         ("get_changes_since page 50", lambda i: store.get_changes_since(principal, "hot", limit=50)),
     ]:
@@ -104,7 +120,8 @@ def main() -> None:
 
     total = Note.objects.filter(project=project).count()
     print(
-        f"\nproject notes: {total} (seeded {args.notes}), runs per row: {args.runs}, server-side store calls"
+        f"\nproject notes: {total} (seeded {args.notes}), runs per row: {args.runs}, server-side store calls, "
+        f"embedding {'enqueued (--worker)' if args.worker else 'inline'}"
     )
     print(f"{'operation':32} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for name, p50, p95, p99 in rows:

@@ -195,6 +195,11 @@ class Note(models.Model):
                 name="note_live_type_rank_idx",
                 condition=models.Q(deleted_at__isnull=True, status__in=["current", "disputed", "pending"]),
             ),
+            # The notes cap checked on every write counts the team's live notes: an index-only scan
+            # (~1.5 ms at 20,000 notes) instead of reading every row (~25 ms; README, "Query plans").
+            models.Index(
+                fields=["team"], name="note_team_live_idx", condition=models.Q(deleted_at__isnull=True)
+            ),
         ]
 
     def __str__(self) -> str:

@@ -60,10 +60,10 @@ def candidates(
     principal: Principal, project: Project, text: str, title: str, exclude: set[int]
 ) -> list[Note]:
     """Existing live notes that might say the same thing, through indexes only: an OR-match of the
-    text's terms on the full-text GIN index, plus titles close to this one on the trigram index."""
+    text's terms on the full-text GIN index (a bounded set of them: search.loosely_matching), plus
+    titles close to this one on the trigram index."""
     pool = live_notes(principal, project).exclude(pk__in=exclude).select_related("project")
-    query = search.any_term_query(text)
-    found = [hit.note for hit in search.ranked(pool, query, CANDIDATE_LIMIT)] if query is not None else []
+    found = [hit.note for hit in search.ranked_loosely(pool, text, CANDIDATE_LIMIT)]
     similar_titles = (
         pool.exclude(pk__in=[n.pk for n in found])
         .annotate(upper_title=Upper("title"))
@@ -96,8 +96,7 @@ def candidate_cosines(notes: list[Note], text: str) -> dict[int, float]:
 def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[str, Any]]:
     """Same-type live notes a model should review against a new decision / constraint / architecture note."""
     pool = live_notes(principal, project).filter(type=note.type).exclude(pk=note.pk).select_related("project")
-    query = search.any_term_query(f"{note.title} {note.body}")
-    found = [hit.note for hit in search.ranked(pool, query, NEIGHBOUR_LIMIT)] if query is not None else []
+    found = [hit.note for hit in search.ranked_loosely(pool, f"{note.title} {note.body}", NEIGHBOUR_LIMIT)]
     if len(found) < NEIGHBOUR_LIMIT:
         found += list(
             pool.exclude(pk__in=[n.pk for n in found]).order_by("-updated_at")[: NEIGHBOUR_LIMIT - len(found)]

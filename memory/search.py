@@ -19,6 +19,12 @@ from memory.similarity import words
 FULLTEXT = "fulltext"
 SUBSTRING = "substring"
 _MAX_TERMS = 16
+# How many of the newest notes matching some of a text's terms ts_rank reads (README, "Query plans").
+# Common words can match most of a project; ranking all of them grew with the project (a 20,000-note
+# project: ~12,000 rows read and ranked per remember). The newest matches plus the notes matching all
+# the terms are ranked; older partial matches are left to the semantic candidates (HNSW, any age) and
+# the title trigram lookup. A project with fewer matches than this is ranked exactly as before.
+LOOSE_POOL = 400
 _STOP = frozenset(
     [
         "a",
@@ -82,13 +88,49 @@ def query_terms(text: str) -> list[str]:
     return terms[:_MAX_TERMS]
 
 
+def _term_query(term: str) -> SearchQuery:
+    return SearchQuery(term, search_type="plain", config="english")
+
+
 def any_term_query(text: str) -> SearchQuery | None:
     """OR of the text's terms: a note matching some of them is a candidate, ranked by how many."""
     terms = query_terms(text)
     if not terms:
         return None
-    queries = [SearchQuery(term, search_type="plain", config="english") for term in terms]
-    return reduce(lambda a, b: a | b, queries)
+    return reduce(lambda a, b: a | b, [_term_query(term) for term in terms])
+
+
+def all_terms_query(text: str) -> SearchQuery | None:
+    """AND of the text's terms: few rows, found through the GIN index whatever the age of the note."""
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return reduce(lambda a, b: a & b, [_term_query(term) for term in terms])
+
+
+def loosely_matching(notes: QuerySet[Note], text: str) -> tuple[QuerySet[Note], SearchQuery] | None:
+    """The notes an any-term match of `text` ranks, bounded: the newest LOOSE_POOL of them plus the
+    newest LOOSE_POOL matching all its terms (one query: the bound is a subquery)."""
+    loose = any_term_query(text)
+    close = all_terms_query(text)
+    if loose is None or close is None:
+        return None
+    newest = [
+        notes.filter(search_document=query)
+        .order_by("-updated_at", "-pk")
+        .values_list("pk", flat=True)[:LOOSE_POOL]
+        for query in (close, loose)
+    ]
+    return notes.filter(pk__in=newest[0].union(newest[1])), loose
+
+
+def ranked_loosely(notes: QuerySet[Note], text: str, limit: int) -> list[Hit]:
+    """The best `limit` any-term matches of `text` among a bounded set of them (loosely_matching)."""
+    found = loosely_matching(notes, text)
+    if found is None:
+        return []
+    pool, loose = found
+    return ranked(pool, loose, limit)
 
 
 def ranked(notes: QuerySet[Note], query: SearchQuery, limit: int) -> list[Hit]:
@@ -108,12 +150,10 @@ def fulltext(notes: QuerySet[Note], text: str, limit: int) -> list[Hit]:
     strict = SearchQuery(text, search_type="websearch", config="english")
     hits = ranked(notes, strict, limit)
     if len(hits) < limit:
-        loose = any_term_query(text)
-        if loose is not None:
-            seen = {hit.note.pk for hit in hits}
-            extra = ranked(notes.exclude(pk__in=seen), loose, limit - len(hits))
-            # Loose matches rank below every strict match.
-            hits += [Hit(h.note, h.relevance * 0.6) for h in extra]
+        seen = {hit.note.pk for hit in hits}
+        extra = ranked_loosely(notes.exclude(pk__in=seen), text, limit - len(hits))
+        # Loose matches rank below every strict match.
+        hits += [Hit(h.note, h.relevance * 0.6) for h in extra]
     return hits
 
 

@@ -5,16 +5,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_team_public_id'),
-        ('memory', '0008_transfer_job'),
+        ("accounts", "0004_team_public_id"),
+        ("memory", "0008_transfer_job"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='note',
-            index=models.Index(condition=models.Q(('deleted_at__isnull', True)), fields=['team'], name='note_team_live_idx'),
+            model_name="note",
+            index=models.Index(
+                condition=models.Q(("deleted_at__isnull", True)), fields=["team"], name="note_team_live_idx"
+            ),
         ),
     ]

@@ -171,7 +171,7 @@ def test_docker_image_and_compose_run_in_production_and_need_a_secret_key():
     assert "SECRET_KEY" not in re.findall(r"^ENV (.*)$", dockerfile, re.MULTILINE)[0]
 
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    for name in ("web", "worker"):
+    for name in ("migrate", "web-1", "web-2", "worker"):  # every process running the app
         environment = compose["services"][name]["environment"]
         assert environment["KNOWNBASE_ENV"] == "production"
         # ${VAR:?message} makes `docker compose` stop with the message when VAR is unset or empty.

@@ -4,17 +4,12 @@ that always end succeeded or failed; jobs are their requester's own."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-import redis
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -24,9 +19,9 @@ from accounts.principal import Principal, principal_for_session
 from memory import store, tasks
 from memory.models import Note, Project, TransferJob
 from memory.transfer import exporting, jobs
-from tests.celery_broker import broker
+from tests.celery_broker import worker_process
 from tests.mcp_gateway.state import save
-from tests.memory.embeddings.test_celery_worker import REDIS_URL, ROOT, wait_for
+from tests.memory.embeddings.test_celery_worker import REDIS_URL, wait_for
 
 
 def session(cast, user) -> Principal:
@@ -307,30 +302,8 @@ def worker(transactional_db, settings) -> Iterator[str]:
     """A Celery worker process on the machine's Redis, as tests/memory/embeddings runs one, without
     embeddings (this test is about transfers, and the model would only load the machine)."""
     settings.EMBEDDINGS_PROVIDER = "none"
-    redis.Redis.from_url(REDIS_URL).ping()
-    queue = f"knownbase-transfer-test-{os.getpid()}"
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(
-        REDIS_URL=REDIS_URL,
-        CELERY_QUEUE=queue,
-        KNOWNBASE_DB_NAME=connection.settings_dict["NAME"],
-        EMBEDDINGS_PROVIDER="none",
-    )
-    if "DATABASE_URL" in env:
-        base = env["DATABASE_URL"].rsplit("/", 1)[0]
-        env["DATABASE_URL"] = f"{base}/{connection.settings_dict['NAME']}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "knownbase", "worker", "-Q", queue, "--pool=solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        with broker(REDIS_URL, queue):
-            yield queue
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        redis.Redis.from_url(REDIS_URL).delete(queue)
+    with worker_process(REDIS_URL, "knownbase-transfer-test", EMBEDDINGS_PROVIDER="none") as queue:
+        yield queue
 
 
 def finished(principal: Principal, job_id: str) -> bool:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from io import StringIO
-from pathlib import Path
 
 import pytest
-import redis
 from django.core.management import call_command
-from django.db import connection
 
 from memory import store
 from memory.models import Note
-from tests.celery_broker import broker
+from tests.celery_broker import worker_process
 
-ROOT = Path(__file__).resolve().parents[3]
 REDIS_URL = "redis://127.0.0.1:6379/7"
 
 
@@ -34,26 +27,8 @@ def wait_for(condition, timeout: float = 90.0) -> bool:
 
 @pytest.fixture
 def worker(transactional_db) -> Iterator[str]:
-    redis.Redis.from_url(REDIS_URL).ping()
-    queue = f"knownbase-test-{os.getpid()}"
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(REDIS_URL=REDIS_URL, CELERY_QUEUE=queue, KNOWNBASE_DB_NAME=connection.settings_dict["NAME"])
-    if "DATABASE_URL" in env:
-        base = env["DATABASE_URL"].rsplit("/", 1)[0]
-        env["DATABASE_URL"] = f"{base}/{connection.settings_dict['NAME']}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "knownbase", "worker", "-Q", queue, "--pool=solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        with broker(REDIS_URL, queue):
-            yield queue
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        redis.Redis.from_url(REDIS_URL).delete(queue)
-        # The worker's connections to the test database end with it; nothing else to close.
+    with worker_process(REDIS_URL, "knownbase-test") as queue:
+        yield queue
 
 
 def test_a_write_is_embedded_by_the_worker(cast, worker):

@@ -14,7 +14,6 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,29 +30,12 @@ from django.core.management import call_command
 TOP = 10
 
 
-@dataclass(frozen=True)
-class Measure:
-    recall_at_1: float
-    recall_at_5: float
-    mrr: float
-
-    @property
-    def objective(self) -> float:
-        return (self.recall_at_5 + self.mrr) / 2
+def objective(score: Any) -> float:
+    """What a fold chooses by: the mean of recall@5 and MRR."""
+    return float(score.recall_at_5 + score.mrr) / 2
 
 
-def measure(rankings: list[list[str]], relevant: list[set[str]]) -> Measure:
-    r1 = r5 = rr = 0.0
-    for ranked, wanted in zip(rankings, relevant, strict=True):
-        first = next((i for i, note_id in enumerate(ranked, start=1) if note_id in wanted), None)
-        r1 += 1.0 if first == 1 else 0.0
-        r5 += 1.0 if first is not None and first <= 5 else 0.0
-        rr += 1.0 / first if first else 0.0
-    n = len(rankings) or 1
-    return Measure(r1 / n, r5 / n, rr / n)
-
-
-def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[str, Measure]:
+def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[str, Any]:
     """Recall and MRR of keyword, vector and every fusion on one labelled set."""
     from memory import retrieval, search
     from memory.models import Note, Project
@@ -64,7 +46,6 @@ def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[st
     )
     ids = harness.load(principal, project, labelled.notes)
     scope = Note.objects.visible_to(principal).live().filter(project=project).select_related("project")
-    relevant = [{ids[key] for key in q["relevant"]} for q in labelled.queries]
     keyword: dict[str, list[search.Hit]] = {}
     vector: dict[str, list[search.Hit]] = {}
     plain: dict[str, list[search.Hit]] = {}
@@ -76,19 +57,22 @@ def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[st
         assert found is not None, "the embedding model must be available for the study"
         vector[text] = found[0]
 
-    def ranking(pick: Callable[[str], list[search.Hit]]) -> Measure:
-        rankings = [
-            [note.public_id for _, note in retrieval.ranked(pick(q["query"]), TOP)] for q in labelled.queries
-        ]
-        return measure(rankings, relevant)
+    def ranking(mode: str, pick: Callable[[str], list[search.Hit]]) -> harness.Score:
+        def rank(text: str) -> list[str]:
+            return [note.public_id for _, note in retrieval.ranked(pick(text), TOP)]
 
-    per_mode = {"keyword": ranking(plain.__getitem__), "vector": ranking(vector.__getitem__)}
+        return harness.evaluate(mode, rank, ids, labelled.queries)
+
+    per_mode = {
+        "keyword": ranking("keyword", plain.__getitem__),
+        "vector": ranking("vector", vector.__getitem__),
+    }
     for name, how in fusions.items():
 
         def fused(text: str, how: Any = how) -> list[search.Hit]:
             return list(how.fuse(text, keyword[text], vector[text])[: retrieval.POOL])
 
-        per_mode[name] = ranking(fused)
+        per_mode[name] = ranking(name, fused)
     return per_mode
 
 
@@ -130,7 +114,7 @@ def main() -> None:
         others = [n for n in names if n != held]
         if not others:
             break
-        best = max(fusions, key=lambda f: sum(results[n][f].objective for n in others) / len(others))
+        best = max(fusions, key=lambda f: sum(objective(results[n][f]) for n in others) / len(others))
         got, base = results[held][best], results[held]["keyword"]
         print(
             f"  held out {held:14} chosen {best:28} r@5 {got.recall_at_5:.3f} MRR {got.mrr:.3f}"
@@ -146,7 +130,7 @@ def main() -> None:
         )
     ]
     ranked_overall = sorted(
-        fusions, key=lambda f: min(results[n][f].objective - results[n]["keyword"].objective for n in names)
+        fusions, key=lambda f: min(objective(results[n][f]) - objective(results[n]["keyword"]) for n in names)
     )
     print("\nNever below keyword on any set:", ", ".join(never_worse) or "none")
     print("Best worst-set margin over keyword:", ranked_overall[-1])

@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,28 +30,11 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 
+from bench.bench_engine import percentiles, timed
 from bench.corpus import OBJECTS, REASONS, SUBJECTS, notes
 
 TEAM = "bench-search"
 EMBED_BATCH = 256
-
-
-def percentiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    return (
-        statistics.median(ordered),
-        ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
-        ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
-    )
-
-
-def timed(runs: int, work: Callable[[int], object]) -> list[float]:
-    samples = []
-    for i in range(runs):
-        start = time.perf_counter()
-        work(i)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
 
 
 def fresh_queries(count: int) -> list[str]:

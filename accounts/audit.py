@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts import scheduling
 from accounts.models import AuditEvent
 from accounts.principal import Principal
 
@@ -36,10 +37,8 @@ def record_after_read(
 ) -> None:
     """Audit a read that is a security event (an export) without a write statement in the read:
     the row is written by the task queue (in-process only where there is no queue)."""
-    from accounts.tasks import write_audit_event
-
     row = _row(principal, action, None, project_id, project_slug, object_id, None, detail)
-    write_audit_event.delay(row)
+    scheduling.enqueue("accounts.tasks.write_audit_event", row)
 
 
 def _row(

@@ -73,7 +73,7 @@ def main() -> None:
     from billing.models import Plan
     from memory import store
     from memory.models import Note, Project
-    from memory.notes import content_hash
+    from memory.notes.lifecycle import content_hash
 
     Team.objects.filter(slug="bench").delete()
     User.objects.filter(email="bench@example.test").delete()

@@ -52,7 +52,7 @@ def seed(team_slug: str, count: int, owner_email: str) -> tuple[Any, Any, Any]:
     from billing import actions as billing_actions
     from billing.models import Plan
     from memory.models import Note, Project
-    from memory.notes import content_hash
+    from memory.notes.lifecycle import content_hash
 
     Team.objects.filter(slug=team_slug).delete()
     User.objects.filter(email=owner_email).delete()

@@ -65,10 +65,11 @@ def main() -> None:
     from accounts.models import Team, User
     from billing import actions as billing_actions
     from billing.models import Plan
-    from memory import semantic, store
+    from memory import store
     from memory.embeddings import get_provider
     from memory.models import Note, Project
-    from memory.notes import content_hash
+    from memory.notes.lifecycle import content_hash
+    from memory.recall import semantic
     from memory.tasks import embed_notes
 
     provider = get_provider()

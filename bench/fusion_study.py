@@ -37,8 +37,8 @@ def objective(score: Any) -> float:
 
 def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[str, Any]:
     """Recall and MRR of keyword, vector and every fusion on one labelled set."""
-    from memory import retrieval, search
     from memory.models import Note, Project
+    from memory.recall import retrieval, search
     from tests.retrieval import harness
 
     project = Project.objects.create(
@@ -86,7 +86,7 @@ def main() -> None:
     from accounts.models import Team, User
     from billing import actions as billing_actions
     from billing.models import Plan
-    from memory.fusion import CANDIDATES, CHOSEN, Fusion
+    from memory.recall.fusion import CANDIDATES, CHOSEN, Fusion
     from tests.retrieval.catalogue import LABELLED_SETS
 
     Team.objects.filter(slug="fusion-study").delete()

@@ -103,7 +103,7 @@ def seed(clients: int, notes: int, reuse: bool) -> tuple[list[str], list[str]]:
     from billing import actions as billing_actions
     from billing.models import Plan
     from memory.models import Note, Project
-    from memory.notes import content_hash
+    from memory.notes.lifecycle import content_hash
 
     call_command("migrate", verbosity=0)
     project = Project.objects.filter(team__slug="load", slug="hot").first()

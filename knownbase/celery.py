@@ -17,6 +17,4 @@ app.autodiscover_tasks()
 @worker_ready.connect
 def _catch_up_embeddings(sender: object = None, **kwargs: object) -> None:
     # A worker that starts after a change of embedding provider re-embeds in the background.
-    from memory.tasks import backfill_missing
-
-    backfill_missing.delay()
+    app.signature("memory.tasks.backfill_missing").delay()

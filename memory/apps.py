@@ -6,4 +6,5 @@ class MemoryConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from memory import checks  # noqa: F401  (registers the system check)
+        # Registers the system check, and the Celery tasks that accounts.scheduling enqueues by name.
+        from memory import checks, tasks  # noqa: F401

@@ -7,11 +7,11 @@ from typing import Any
 
 from django.core import checks
 
+from memory import store
+
 
 @checks.register()
 def store_functions_are_classified(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    from memory import store
-
     errors: list[checks.CheckMessage] = []
     for name, member in inspect.getmembers(store, inspect.isfunction):
         in_store = member.__module__ == store.__name__ or member.__module__.startswith(store.__name__ + ".")

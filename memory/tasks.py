@@ -1,16 +1,18 @@
-"""Background work: embeddings. Tasks take ids, reload rows, skip work already done, and retry."""
+"""Background work: embeddings, read reinforcement, transfer jobs. Tasks take ids, reload rows, skip work already done, and retry."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 
 from celery import Task, shared_task
-from django.db import transaction
 
+from memory import store
 from memory.embeddings import ProviderError, get_provider
+from memory.embeddings.queries import missing_embeddings
 from memory.models import Note
-from memory.semantic import cached_vectors, embedding_text
+from memory.notes import reinforcement
+from memory.recall.semantic import cached_vectors, embedding_text, ensure_vector_index
+from memory.transfer import jobs
 
 log = logging.getLogger(__name__)
 
@@ -62,29 +64,6 @@ def embed_notes(note_pks: list[int]) -> str:
     return f"embedded {len(notes)}"
 
 
-def schedule_embedding(note_pks: Iterable[int]) -> None:
-    """Enqueue the embedding once the surrounding transaction commits; a broker or provider that is
-    down never fails the write (robust on_commit, errors only logged)."""
-    pks = list(note_pks)
-    if not pks or get_provider_name() == "none":
-        return
-
-    def enqueue() -> None:
-        for pk in pks:
-            try:
-                embed_note.delay(pk)
-            except Exception:
-                log.exception("could not enqueue embedding of note %s; backfill_embeddings will do it", pk)
-
-    transaction.on_commit(enqueue, robust=True)
-
-
-def get_provider_name() -> str:
-    from django.conf import settings
-
-    return str(settings.EMBEDDINGS_PROVIDER)
-
-
 @shared_task(acks_late=True)
 def backfill_missing(batch_size: int = 64) -> str:
     """Embed every note lacking a vector of the current model (run when a worker starts, so a change
@@ -92,8 +71,6 @@ def backfill_missing(batch_size: int = 64) -> str:
     provider = get_provider()
     if provider is None:
         return "no provider"
-    from memory.embeddings.queries import missing_embeddings
-    from memory.semantic import ensure_vector_index
 
     pks = list(missing_embeddings(provider.model_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(pks), batch_size):
@@ -105,23 +82,17 @@ def backfill_missing(batch_size: int = 64) -> str:
 
 @shared_task(acks_late=True)
 def flush_reinforcement() -> int:
-    """Apply buffered note reads (memory.reinforcement) in one statement."""
-    from memory import reinforcement
-
+    """Apply buffered note reads (memory.notes.reinforcement) in one statement."""
     return reinforcement.flush()
 
 
 @shared_task(acks_late=True)
 def run_transfer_job(job_pk: int) -> str:
     """Run a queued export or import (memory.transfer.jobs); it ends succeeded or failed, never stuck."""
-    from memory.transfer import jobs
-
-    return jobs.run(job_pk)
+    return jobs.run(job_pk, import_project=store.import_project)
 
 
 @shared_task(acks_late=True)
 def purge_transfer_jobs() -> int:
     """Scheduled hourly (CELERY_BEAT_SCHEDULE): finished exports and imports are kept a day."""
-    from memory.transfer import jobs
-
     return jobs.purge()

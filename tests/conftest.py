@@ -111,7 +111,7 @@ def _no_ip_rate_limit(settings: Any) -> None:
 def _fresh_query_vectors() -> Iterator[None]:
     # The in-process LRU of query vectors outlives a test; a test that swaps the embedding provider
     # must not be answered with another test's vectors.
-    from memory.semantic import recent_vectors
+    from memory.recall.semantic import recent_vectors
 
     recent_vectors.clear()
     yield

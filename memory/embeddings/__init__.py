@@ -21,6 +21,7 @@ def _build(
 ) -> EmbeddingProvider | None:
     if name == "none":
         return None
+    # Each provider is imported only when chosen: the local one loads onnxruntime and the tokenizer.
     if name == "local":
         from memory.embeddings.local import LocalMiniLM
 

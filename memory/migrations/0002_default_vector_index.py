@@ -6,7 +6,7 @@ DEFAULT_DIM = 384
 
 def create_default_index(apps, schema_editor):
     """HNSW index for the bundled local model's vectors, where the column is a pgvector `vector`."""
-    from memory.semantic import index_name
+    from memory.recall.semantic import index_name
 
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(
@@ -24,7 +24,7 @@ def create_default_index(apps, schema_editor):
 
 
 def drop_default_index(apps, schema_editor):
-    from memory.semantic import index_name
+    from memory.recall.semantic import index_name
 
     schema_editor.execute(f"DROP INDEX IF EXISTS {index_name(DEFAULT_MODEL_ID)}")
 

@@ -1,5 +1,1 @@
 """One screening gate on every write path: see gate.py for what it does and patterns.py for what it finds."""
-
-from memory.screening.guard import enforce
-
-__all__ = ["enforce"]

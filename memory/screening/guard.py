@@ -23,9 +23,11 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts import audit
 from accounts.errors import Screened, StoreError
 from accounts.principal import Principal
 from memory import validation
+from memory.models import ScreeningRule
 from memory.screening.gate import Finding, TeamRules, screen, walk
 from memory.screening.patterns import Family
 
@@ -52,8 +54,6 @@ _current: ContextVar[_Write | None] = ContextVar("knownbase_write", default=None
 
 
 def team_rules(team_id: int) -> TeamRules:
-    from memory.models import ScreeningRule
-
     patterns: list[Family] = []
     allowed: set[str] = set()
     for rule in ScreeningRule.objects.filter(team_id=team_id):
@@ -169,8 +169,6 @@ def stored(principal: Principal, values: Mapping[str, Any]) -> None:
 
 
 def _audit_refusal(principal: Principal, operation: str, finding: Finding) -> None:
-    from accounts import audit
-
     try:
         with transaction.atomic():
             audit.record(

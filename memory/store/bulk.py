@@ -19,8 +19,8 @@ from accounts.errors import InvalidArgument, NotFound, VersionConflict
 from accounts.principal import Principal
 from memory import inputs, registry, validation
 from memory.models import Note, NoteStatus
-from memory.notes import edit_note
-from memory.scoping import echo, project_for
+from memory.notes.lifecycle import edit_note
+from memory.notes.scoping import echo, project_for
 from memory.screening import guard
 from memory.store.common import checked_version, max_revisions
 

@@ -7,18 +7,14 @@ from typing import Any
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import (
-    idempotency,
-    registry,
-    remembering,
-    validation,
-)
+from memory import idempotency, registry, validation
+from memory.capture import remembering
 from memory.models import (
     NoteType,
     Visibility,
 )
-from memory.notes import note_dict
-from memory.scoping import project_for
+from memory.notes.lifecycle import note_dict
+from memory.notes.scoping import project_for
 from memory.store.common import memory_from_args, team_plan
 
 

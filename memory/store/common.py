@@ -6,7 +6,8 @@ from typing import Any
 
 from accounts.principal import Principal
 from billing.models import Plan
-from memory import inputs, remembering, validation
+from memory import inputs, validation
+from memory.capture import remembering
 from memory.models import Project
 
 

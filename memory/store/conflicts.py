@@ -5,7 +5,7 @@ A conflict is one of three things, all between live notes the caller can see:
 - `supersession`: an unfinished supersession, A replaces B (B.superseded_by is A) but B is still current;
 - `disputed`: a note marked disputed that neither of the above pairs with another; B is absent.
 
-Resolutions go through memory.notes.edit_note, so each changed note gets a revision, is screened as
+Resolutions go through memory.notes.lifecycle.edit_note, so each changed note gets a revision, is screened as
 stored and is audited, and the whole resolution is one transaction (the registry's write wrapper).
 """
 
@@ -21,8 +21,8 @@ from accounts.errors import InvalidArgument, VersionConflict
 from accounts.principal import MODERATE, Principal
 from memory import inputs, registry, validation
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
-from memory.notes import edit_note, excerpt, note_dict, rfc3339
-from memory.scoping import note_for, project_for
+from memory.notes.lifecycle import edit_note, excerpt, note_dict, rfc3339
+from memory.notes.scoping import note_for, project_for
 from memory.store.common import checked_version, max_revisions
 
 EXCERPT_CHARS = 280

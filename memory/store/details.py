@@ -9,8 +9,8 @@ from accounts.models import User
 from accounts.principal import Principal
 from memory import registry, validation
 from memory.models import Note
-from memory.notes import note_dict, rfc3339
-from memory.scoping import note_for
+from memory.notes.lifecycle import note_dict, rfc3339
+from memory.notes.scoping import note_for
 
 # How far the chain is walked each way: a chain longer than this is cut, and says so.
 CHAIN_LIMIT = 20

@@ -17,8 +17,8 @@ from memory.models import (
     Note,
     NoteRevision,
 )
-from memory.notes import rfc3339
-from memory.scoping import note_for
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import note_for
 from memory.store.common import checked_version
 from memory.store.notes import update_note
 

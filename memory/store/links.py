@@ -17,8 +17,8 @@ from memory import (
 from memory.models import (
     NoteLink,
 )
-from memory.notes import rfc3339
-from memory.scoping import note_for
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import note_for
 
 
 @registry.write

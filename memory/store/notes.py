@@ -10,23 +10,16 @@ from django.utils import timezone
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import MODERATE, Principal
-from memory import (
-    idempotency,
-    inputs,
-    listing,
-    registry,
-    reinforcement,
-    remembering,
-    usage,
-    validation,
-)
+from memory import idempotency, inputs, registry, usage, validation
+from memory.capture import remembering
+from memory.embeddings.scheduling import schedule_embedding
 from memory.models import (
     Note,
 )
-from memory.notes import edit_note, note_dict
-from memory.scoping import note_for, project_for
+from memory.notes import listing, reinforcement
+from memory.notes.lifecycle import edit_note, note_dict
+from memory.notes.scoping import note_for, project_for
 from memory.store.common import checked_version, max_revisions, memory_from_args
-from memory.tasks import schedule_embedding
 
 
 @registry.read

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.principal import Principal
 from memory import registry
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
-from memory.notes import rfc3339
+from memory.notes.lifecycle import rfc3339
 
 LATEST_CHANGES = 12
 LATEST_TODAY = 10

@@ -24,8 +24,8 @@ from memory.models import (
     Project,
     Visibility,
 )
-from memory.notes import edit_note, rfc3339
-from memory.scoping import project_for
+from memory.notes.lifecycle import edit_note, rfc3339
+from memory.notes.scoping import project_for
 from memory.screening import guard
 from memory.store.common import max_revisions, project_dict
 

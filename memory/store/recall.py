@@ -5,23 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.principal import Principal
-from memory import (
-    context,
-    feed,
-    inputs,
-    registry,
-    reinforcement,
-    retrieval,
-    search,
-    validation,
-)
+from memory import inputs, registry, validation
 from memory.models import (
     Note,
     NoteStatus,
     NoteType,
 )
-from memory.notes import rfc3339
-from memory.scoping import project_for
+from memory.notes import reinforcement
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import project_for
+from memory.recall import context, feed, retrieval, search
 from memory.store.common import team_plan
 
 

@@ -16,7 +16,6 @@ from memory import (
     idempotency,
     inputs,
     registry,
-    screening,
     usage,
     validation,
 )
@@ -24,8 +23,9 @@ from memory.models import (
     Project,
     ScreeningRule,
 )
-from memory.notes import rfc3339
-from memory.scoping import echo, project_for
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import echo, project_for
+from memory.screening import guard
 from memory.screening import patterns as screening_patterns
 from memory.screening import rules as screening_rules
 
@@ -72,7 +72,7 @@ def add_screening_rule(principal: Principal, kind: str, name: str, value: str) -
     if kind == ScreeningRule.Kind.PATTERN:
         # Only allow-list values skip the gate (they are known-safe by definition); a pattern is
         # screened like any other text, so a literal secret cannot be stored as a "pattern".
-        screening.enforce(principal, "add_screening_rule", {"value": value})
+        guard.enforce(principal, "add_screening_rule", {"value": value})
         screening_rules.check_pattern(value)
     rule, created = ScreeningRule.objects.get_or_create(
         team_id=principal.team_id,

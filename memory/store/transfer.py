@@ -11,8 +11,8 @@ from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import idempotency, inputs, registry, transfer, validation
 from memory.models import TransferJob
-from memory.notes import rfc3339
-from memory.scoping import project_for
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import project_for
 from memory.transfer import jobs
 
 

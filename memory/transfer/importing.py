@@ -22,10 +22,10 @@ from accounts.models import Membership, Team
 from accounts.principal import Principal
 from billing.models import Plan
 from memory import inputs, usage
+from memory.embeddings.scheduling import schedule_embedding
 from memory.ids import new_note_id
 from memory.models import Note, NoteLink, NoteRevision, Project
-from memory.notes import content_hash
-from memory.tasks import schedule_embedding
+from memory.notes.lifecycle import content_hash
 from memory.transfer.exporting import (
     DOCUMENT_FIELDS,
     EXPORT_FORMAT,

@@ -9,6 +9,7 @@ with a message. An import is one store call, one transaction: a failed import wr
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -16,12 +17,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import scheduling
 from accounts.errors import Forbidden, NotFound, StoreError
 from accounts.principal import Principal, principal_for_credential
 from memory.models import Note, Project, TransferJob
-from memory.notes import rfc3339
-from memory.scoping import echo
-from memory.tasks import run_transfer_job
+from memory.notes.lifecycle import rfc3339
+from memory.notes.scoping import echo
 from memory.transfer.exporting import export_counts, export_document, export_file, signed_export_url
 
 log = logging.getLogger(__name__)
@@ -140,7 +141,7 @@ def queue(job_pk: int) -> None:
 
     def enqueue() -> None:
         try:
-            run_transfer_job.delay(job_pk)
+            scheduling.enqueue("memory.tasks.run_transfer_job", job_pk)
         except Exception:
             log.exception("could not enqueue transfer job %s", job_pk)
             _finish(
@@ -153,7 +154,11 @@ def queue(job_pk: int) -> None:
 # ------------------------------------------------------------------------------------------- running
 
 
-def run(job_pk: int) -> str:
+# The store's import_project: passed in by the task, because the store imports this module.
+Importer = Callable[..., dict[str, Any]]
+
+
+def run(job_pk: int, *, import_project: Importer) -> str:
     """The task body: claim the job, run it as the credential that asked, record how it ended."""
     now = timezone.now()
     claimed = TransferJob.objects.filter(
@@ -169,7 +174,7 @@ def run(job_pk: int) -> str:
         if job.kind == TransferJob.Kind.EXPORT:
             _run_export(job, principal)
         else:
-            _run_import(job, principal)
+            _run_import(job, principal, import_project)
     except StoreError as error:
         _finish(job.pk, TransferJob.Status.FAILED, error=error.message)
     except Exception:
@@ -195,13 +200,9 @@ def _run_export(job: TransferJob, principal: Principal) -> None:
     _finish(job.pk, TransferJob.Status.SUCCEEDED, result=export_counts(document), content=content)
 
 
-def _run_import(job: TransferJob, principal: Principal) -> None:
-    from memory import store  # the store imports this module
-
+def _run_import(job: TransferJob, principal: Principal, import_project: Importer) -> None:
     document = TransferJob.objects.filter(pk=job.pk).values_list("document", flat=True).get()
-    outcome = store.import_project(
-        principal, document, slug=job.slug or None, name=job.name or None, dry_run=False
-    )
+    outcome = import_project(principal, document, slug=job.slug or None, name=job.name or None, dry_run=False)
     finish_import(job, outcome)
 
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from memory import store
-from memory.tokens import estimate_json_tokens
+from memory.recall.tokens import estimate_json_tokens
 from tests.mcp_gateway.state import save, text_matches_structured
 
 CHANGE_FIELDS = {

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from memory import reinforcement, store
+from memory import store
 from memory.models import Note
+from memory.notes import reinforcement
 from tests.mcp_gateway.state import NOTE_FIELDS, save, text_matches_structured
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from memory.tokens import estimate_json_tokens
+from memory.recall.tokens import estimate_json_tokens
 
 READ_TOOLS = {
     "get_context",

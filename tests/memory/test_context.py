@@ -9,10 +9,11 @@ import pytest
 from django.utils import timezone
 
 from accounts.errors import InvalidArgument, NotFound
-from memory import reinforcement, store
-from memory.context import SECTION_ORDER
+from memory import store
 from memory.models import Note, NoteLink
-from memory.tokens import estimate_tokens
+from memory.notes import reinforcement
+from memory.recall.context import SECTION_ORDER
+from memory.recall.tokens import estimate_tokens
 
 
 def add(cast, title, body, type="note", status="current", project=None, **fields):

@@ -10,10 +10,10 @@ import pytest
 from django.utils import timezone
 
 from memory import store
-from memory.context import DETAIL_LEVELS, PACKING_ORDER
 from memory.models import Note
-from memory.packing import excerpt_beyond_title
-from memory.tokens import estimate_json_tokens, estimate_tokens
+from memory.recall.context import DETAIL_LEVELS, PACKING_ORDER
+from memory.recall.packing import excerpt_beyond_title
+from memory.recall.tokens import estimate_json_tokens, estimate_tokens
 from memory.validation import derive_title
 from tests.memory.test_context import add, context, section_ids, shown_ids
 

@@ -9,9 +9,9 @@ from django.core import signing
 from django.db import connection, transaction
 
 from accounts.errors import InvalidArgument
-from memory.feed import changes_since
 from memory.models import Note
-from memory.tokens import estimate_json_tokens
+from memory.recall.feed import changes_since
+from memory.recall.tokens import estimate_json_tokens
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from memory.fusion import Fusion, exact_tokens, exactness
-from memory.search import Hit
+from memory.recall.fusion import Fusion, exact_tokens, exactness
+from memory.recall.search import Hit
 
 
 @pytest.mark.parametrize(

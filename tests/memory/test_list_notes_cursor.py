@@ -93,7 +93,7 @@ def test_cursor_and_offset_together_are_refused(cast, ids):
 def test_the_cursor_carries_no_primary_key(cast, ids):
     from django.core import signing
 
-    from memory import listing
+    from memory.notes import listing
 
     cursor = store.list_notes(cast.principal(cast.member), "payments", limit=3)["next_cursor"]
     payload = signing.loads(cursor, salt=listing.CURSOR_SALT)

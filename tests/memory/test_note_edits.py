@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from accounts.errors import Forbidden, InvalidArgument, NotFound, VersionConflict
-from memory import reinforcement, store
+from memory import store
 from memory.models import Note, NoteRevision
+from memory.notes import reinforcement
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from memory import store
 from memory.models import Note, NoteLink, NoteStatus, Project
-from memory.notes import content_hash
+from memory.notes.lifecycle import content_hash
 
 TYPES = ["decision", "constraint", "architecture", "fact", "failed_approach", "status", "task", "note"]
 WORDS = ["webhook", "ledger", "retries", "redis", "tokens", "gateway", "billing", "queue", "cache", "deploy"]

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.cache import cache
 
-from memory import semantic
-from memory.semantic import RecentVectors
+from memory.recall import semantic
+from memory.recall.semantic import RecentVectors
 
 
 def test_the_least_recently_used_vector_goes_first() -> None:

@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memory import reinforcement, store
+from memory import store
 from memory.models import Note
+from memory.notes import reinforcement
 
 WRITE_WORDS = ("INSERT", "UPDATE", "DELETE")
 

@@ -4,7 +4,7 @@ import pytest
 
 from accounts.errors import InvalidArgument, NotFound
 from memory.models import Note, Project
-from memory.scoping import project_for
+from memory.notes.scoping import project_for
 
 
 def note(cast, project, **fields):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from memory import semantic, store
+from memory import store
 from memory.embeddings import reset_provider
-from memory.semantic import index_name
+from memory.recall import semantic
+from memory.recall.semantic import index_name
 
 NOTES = [
     ("Vessel positions", "Kestrel drops AIS messages older than 15 minutes before they reach the map."),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.clauses import clauses, names
-from memory.judgement import Relation, judge
-from memory.similarity import stem, words
+from memory.capture.clauses import clauses, names
+from memory.capture.judgement import Relation, judge
+from memory.recall.similarity import stem, words
 
 PAIRS = [
     # (existing note, new text, expected relation of the new text to the existing note)

@@ -10,7 +10,7 @@ import pytest
 from accounts.errors import Forbidden, InvalidArgument, NotFound, PlanLimit
 from memory import usage
 from memory.models import Note, NoteLink, NoteRevision, Project
-from memory.notes import content_hash
+from memory.notes.lifecycle import content_hash
 from memory.transfer.exporting import (
     EXPORT_FORMAT,
     EXPORT_VERSION,

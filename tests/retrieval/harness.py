@@ -10,11 +10,12 @@ from typing import Any, cast
 from django.db import connection
 
 from accounts.principal import Principal
-from memory import retrieval, search, semantic, store
+from memory import store
 from memory.models import Note, NoteStatus, Project
-from memory.notes import content_hash
+from memory.notes.lifecycle import content_hash
+from memory.recall import retrieval, search, semantic
+from memory.recall.tokens import estimate_json_tokens
 from memory.tasks import embed_notes
-from memory.tokens import estimate_json_tokens
 from tests.retrieval.dataset import NOTES, QUERIES
 from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from memory import tasks
 from memory.models import TransferJob
 from tests.mcp_gateway.state import save
 
@@ -142,7 +143,7 @@ def test_in_chromium_the_progress_bar_follows_the_job_to_the_link(
     assert "Waiting for a worker" in page.locator("#transfer-status").inner_text()
     screenshot(page, "transfer-export-waiting")
 
-    jobs.run(TransferJob.objects.get().pk)
+    tasks.run_transfer_job(TransferJob.objects.get().pk)
     page.locator("#download").wait_for()
     assert page.locator("#transfer-progress").get_attribute("value") == "100"
     screenshot(page, "transfer-export-done")

@@ -28,10 +28,10 @@ from accounts.models import Role, Team, User
 from bench.corpus import notes as corpus_notes
 from billing import actions as billing_actions
 from billing.models import Plan
-from memory import semantic
 from memory.embeddings import get_provider
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, NoteType, Project, Visibility
-from memory.notes import content_hash
+from memory.notes.lifecycle import content_hash
+from memory.recall import semantic
 from memory.tasks import embed_notes
 
 BATCH = 2000

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memory.embeddings import ProviderError, get_provider
 from memory.embeddings.queries import missing_embeddings
-from memory.semantic import ensure_vector_index
+from memory.recall.semantic import ensure_vector_index
 from memory.tasks import embed_note, embed_notes
 
 

@@ -12,7 +12,7 @@ from memory import store
 from memory.models import Note, Project
 from memory.tasks import embed_notes
 from memory.validation import derive_title
-from tests.memory.judgement.dataset import EXPECTED_STATUS, Pair
+from tests.memory.capture.judgement.dataset import EXPECTED_STATUS, Pair
 
 STATUSES = ("duplicate", "updated", "conflict", "created")
 MERGING = frozenset({"duplicate", "updated"})

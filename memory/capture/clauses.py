@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from memory import lexicon
-from memory.similarity import normalise, stem
+from memory.capture import lexicon
+from memory.recall.similarity import normalise, stem
 
 # A long note is judged on its beginning: remember compares up to 15 candidates within its time budget,
 # and a clause-by-clause comparison grows with the product of the two clause counts.

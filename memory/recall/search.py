@@ -14,7 +14,7 @@ from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import F, Q, QuerySet, Value
 
 from memory.models import Note
-from memory.similarity import words
+from memory.recall.similarity import words
 
 FULLTEXT = "fulltext"
 SUBSTRING = "substring"

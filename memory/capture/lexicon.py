@@ -1,12 +1,12 @@
 """Closed word lists remember's judgement reads English statements with (memory/clauses.py).
 
-Every list is of surface forms; stems are derived once with memory.similarity.stem, so a list never has
+Every list is of surface forms; stems are derived once with memory.recall.similarity.stem, so a list never has
 to spell every inflection ("enabled", "enables" and "enabling" all meet "enable").
 """
 
 from __future__ import annotations
 
-from memory.similarity import stem
+from memory.recall.similarity import stem
 
 NEGATORS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "neither", "nor"})
 # "only the platform team may…" against "any engineer may…": an exclusive claim reversed.

@@ -13,12 +13,12 @@ from django.db import DatabaseError
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from memory import ranking, search, semantic
 from memory.embeddings import Kind
-from memory.fusion import CHOSEN, Fusion
 from memory.models import Note
-from memory.notes import inbound_link_counts
-from memory.search import Hit
+from memory.notes.lifecycle import inbound_link_counts
+from memory.recall import ranking, search, semantic
+from memory.recall.fusion import CHOSEN, Fusion
+from memory.recall.search import Hit
 
 log = logging.getLogger(__name__)
 

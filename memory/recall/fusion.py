@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory.models import Note
-from memory.search import Hit
+from memory.recall.search import Hit
 
 # Tokens a person types exactly, so a full-text match on them means more than any paraphrase.
 _QUOTED = re.compile(r"\"[^\"]{2,}\"|'[^']{2,}'|`[^`]{2,}`")

@@ -16,15 +16,16 @@ from django.utils import timezone
 from accounts import audit
 from accounts.errors import NotFound
 from accounts.principal import Principal
-from memory import retrieval, search, semantic, usage
-from memory.judgement import Judgement, Relation, judge
+from memory import usage
+from memory.capture.judgement import Judgement, Relation, judge
+from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteStatus, NoteType, Project
-from memory.notes import content_hash, edit_note, note_dict
-from memory.scoping import echo
+from memory.notes.lifecycle import content_hash, edit_note, note_dict
+from memory.notes.scoping import echo
+from memory.recall import retrieval, search, semantic
+from memory.recall.search import Hit
+from memory.recall.semantic import embedding_text
 from memory.screening import guard
-from memory.search import Hit
-from memory.semantic import embedding_text
-from memory.tasks import schedule_embedding
 
 CANDIDATE_LIMIT = 10
 SEMANTIC_CANDIDATES = 5

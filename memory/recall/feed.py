@@ -29,9 +29,9 @@ from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import sealing, validation
 from memory.models import Note, NoteStatus, NoteType, Project
-from memory.notes import excerpt, rfc3339
-from memory.scoping import echo
-from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
+from memory.notes.lifecycle import excerpt, rfc3339
+from memory.notes.scoping import echo
+from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 CURSOR_PURPOSE = "knownbase.feed-cursor"
 CURSOR_VERSION = 2

@@ -21,6 +21,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts import scheduling
+
 log = logging.getLogger(__name__)
 
 FLUSH_DELAY_SECONDS = 30
@@ -65,9 +67,7 @@ def _schedule_flush() -> None:
     if not cache.add(_FLUSH_SCHEDULED, 1, timeout=FLUSH_DELAY_SECONDS):
         return
     if settings.REDIS_URL:
-        from memory.tasks import flush_reinforcement
-
-        flush_reinforcement.apply_async(countdown=FLUSH_DELAY_SECONDS)
+        scheduling.enqueue("memory.tasks.flush_reinforcement", countdown=FLUSH_DELAY_SECONDS)
     else:
         timer = threading.Timer(FLUSH_DELAY_SECONDS, _flush_in_thread)
         timer.daemon = True

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from memory import lexicon
-from memory.clauses import Clause, clauses, names
-from memory.similarity import stem
+from memory.capture import lexicon
+from memory.capture.clauses import Clause, clauses, names
+from memory.recall.similarity import stem
 
 # Chosen on the tuning part of tests/memory/judgement/ (README, "remember's judgement").
 DUPLICATE_WORDS = 0.8  # Jaccard of the two texts' content words

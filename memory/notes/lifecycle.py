@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from accounts.errors import VersionConflict
 from accounts.principal import Principal
+from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteLink, NoteRevision
 from memory.screening import guard
-from memory.tasks import schedule_embedding
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
 _WS = re.compile(r"\s+")

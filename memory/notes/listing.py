@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from accounts.errors import InvalidArgument
 from memory.models import Note, Project
-from memory.notes import rfc3339
+from memory.notes.lifecycle import rfc3339
 
 CURSOR_SALT = "knownbase.list-notes.v1"
 CURSOR_VERSION = 1

@@ -18,7 +18,7 @@ from django.db.models.expressions import RawSQL
 from memory.embeddings import Kind, ProviderError, get_provider
 from memory.fields import embedding_column_is_vector
 from memory.models import Note
-from memory.search import Hit
+from memory.recall.search import Hit
 
 log = logging.getLogger(__name__)
 

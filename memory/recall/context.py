@@ -1,7 +1,7 @@
 """get_context: a project's current state packed into a token budget.
 
 Order of charging: the skeleton, the project header, then conflicts (so a verbose constraint can never
-push out the warning it conflicts with), then the sections in PACKING_ORDER (memory.packing decides each
+push out the warning it conflicts with), then the sections in PACKING_ORDER (memory.recall.packing decides each
 entry's form). With a query, the notes it is about form the `relevant` section and every section is
 ordered by relevance as well as importance. An entry carries only what tells the agent something: the
 section names its type (except in `relevant` and `recent_changes`), `current` goes without saying, and
@@ -18,11 +18,11 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.principal import Principal
-from memory import ranking, retrieval
 from memory.models import Note, NoteLink, NoteStatus, Project
-from memory.notes import excerpt, inbound_link_counts, rfc3339
-from memory.packing import Form, Item, entry_forms, pack
-from memory.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
+from memory.notes.lifecycle import excerpt, inbound_link_counts, rfc3339
+from memory.recall import ranking, retrieval
+from memory.recall.packing import Form, Item, entry_forms, pack
+from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
 
 SECTION_ORDER = (
     "constraints",

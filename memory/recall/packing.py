@@ -1,7 +1,7 @@
 """Packing get_context's entries into a token budget.
 
 Costs are counted in characters of the compact JSON the client receives: a token is 4 characters
-(memory.tokens), so keeping the characters within 4 × budget keeps the estimate within the budget.
+(memory.recall.tokens), so keeping the characters within 4 × budget keeps the estimate within the budget.
 Every charge is an upper bound of its share of the final text (each entry and section pays for a comma
 it may not need), so the total never exceeds the budget.
 
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from memory.notes import excerpt
-from memory.tokens import compact_json
+from memory.notes.lifecycle import excerpt
+from memory.recall.tokens import compact_json
 
 SHORT_EXCERPT_CHARS = 80
 RELEVANT = "relevant"

@@ -195,7 +195,7 @@ def test_plan_cap_zero_refuses_everything(cast):
         remember(cast, "Anything")
 
 
-# Judgement cases reproduced over MCP in issue 9; the labelled set in tests/memory/judgement/ measures
+# Judgement cases reproduced over MCP in issue 9; the labelled set in labelled/judgement/ measures
 # the judgement as a whole.
 
 

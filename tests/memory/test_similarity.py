@@ -1,5 +1,5 @@
 """remember's judgement on single pairs: words and stems, clauses, and each rule with a case it must
-catch and a look-alike it must leave alone. The labelled set in tests/memory/judgement/ measures it."""
+catch and a look-alike it must leave alone. The labelled set in labelled/judgement/ measures it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retrieval quality on every labelled set (tests/retrieval/catalogue.py), with floors a little under
+"""Retrieval quality on every labelled set (labelled/retrieval/catalogue.py), with floors a little under
 the measured values (README, "Search and embeddings"), so a change that hurts any kind of text fails.
 
 Each set is loaded once per test into the cast's payments project; every mode is scored (recall@1,
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.retrieval import harness
-from tests.retrieval.catalogue import LABELLED_SETS
+from labelled.retrieval import harness
+from labelled.retrieval.catalogue import LABELLED_SETS
 
 pytestmark = pytest.mark.timeout(900)
 

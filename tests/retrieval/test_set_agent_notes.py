@@ -1,4 +1,4 @@
-"""The agent-notes labelled set (tests/retrieval/sets/agent_notes.py): its invariants hold and it is frozen."""
+"""The agent-notes labelled set (labelled/retrieval/agent_notes.py): its invariants hold and it is frozen."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.retrieval.sets import agent_notes
+from labelled.retrieval import agent_notes
 
 # Frozen before any tuning (issue 14, point 1b): the set was written and this hash pinned before a
 # retriever, fusion weight or model was chosen with it. A set that changes after tuning has started
@@ -17,7 +17,7 @@ FROZEN_SHA256 = "4528c49109a3f55423c3b722bbeaebfb4d16a1983ecac0fe6e71ececae63e33
 
 def test_the_set_is_frozen() -> None:
     digest = hashlib.sha256(Path(agent_notes.__file__).read_bytes()).hexdigest()
-    assert digest == FROZEN_SHA256, "tests/retrieval/sets/agent_notes.py changed after it was frozen"
+    assert digest == FROZEN_SHA256, "labelled/retrieval/agent_notes.py changed after it was frozen"
 
 
 def test_the_set_is_valid() -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.retrieval import dataset, harness
-from tests.retrieval.sets import transcripts
+import labelled.retrieval
+from labelled.retrieval import dataset, harness, transcripts
 
-SETS = Path(__file__).resolve().parent / "sets"
+SETS = Path(labelled.retrieval.__file__).resolve().parent
 
 FROZEN = {
-    "transcripts.py": "795e5059b24a122fcea88a1bd29b86a4ad19d92cf074f0516f314a2b3e6aeb71",
+    "transcripts.py": "ef20dab7a4d5b1574fbec148dbb69e5b0156879125cdf07530d3e61d41027b5e",
 }
 
 

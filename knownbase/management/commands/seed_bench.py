@@ -25,7 +25,6 @@ from django.utils import timezone
 
 from accounts import actions
 from accounts.models import Role, Team, User
-from bench.corpus import notes as corpus_notes
 from billing import actions as billing_actions
 from billing.models import Plan
 from memory.embeddings import get_provider
@@ -33,12 +32,13 @@ from memory.models import LinkKind, Note, NoteLink, NoteStatus, NoteType, Projec
 from memory.notes.lifecycle import content_hash
 from memory.recall import semantic
 from memory.tasks import embed_notes
+from tools.bench.corpus import notes as corpus_notes
 
 BATCH = 2000
 EMBED_BATCH = 256
 MEMBERS = 3
 SOURCES = ["claude-code", "cursor", "codex", "web", "windsurf"]
-# bench/corpus.py writes the common types; these complete the set.
+# tools/bench/corpus.py writes the common types; these complete the set.
 RARE_TYPES = [NoteType.HANDOFF, NoteType.PREFERENCE, NoteType.REFERENCE]
 RARE_TYPE_SHARE = 0.06
 PRIVATE_SHARE = 0.03

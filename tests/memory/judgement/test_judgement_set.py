@@ -1,4 +1,4 @@
-"""remember's judgement on the labelled set (tests/memory/judgement/), through the real store on the
+"""remember's judgement on the labelled set (labelled/judgement/), through the real store on the
 real database, with floors just under the figures measured when the set was last tuned (README,
 "remember's judgement")."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.capture.judgement import harness
-from tests.memory.capture.judgement.dataset import FRESH, HELD_OUT, PAIRS, TUNING
+from labelled.judgement import harness
+from labelled.judgement.dataset import FRESH, HELD_OUT, PAIRS, TUNING
 
 # Floors on the frozen set (tuning and held-out parts together), a little under the measured figures:
 # precision conflict 1.000, duplicate 1.000, updated 1.000, created 0.975; recall conflict 0.988,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.screening.scoring import SPLITS, load, score
+from labelled.screening.scoring import SPLITS, load, score
 
 # Families with a fixed shape: recall must stay at 100 % (issue 9).
 FIXED_SHAPE = (

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import re2
 
+from labelled.screening.scoring import SPLITS, load
 from memory.screening.patterns import FAMILIES
 from tests.memory.screening.samples import FALSE_POSITIVES, TRUE_POSITIVES
-from tests.memory.screening.scoring import SPLITS, load
 
 TEXTS = [
     *(s.text for split in SPLITS for s in load(split)),

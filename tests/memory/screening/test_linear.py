@@ -4,7 +4,7 @@ What is asserted, without a clock: every built-in family runs on RE2, an engine 
 backtracks (one search is linear in the text); the Python work around each candidate is confined to
 a bounded window, and the gate's meter counts both, so 1 MB of adversarial text per family stays
 within a fixed budget of operations per character, and twice the text is twice the work. The old
-patterns on Python's re took 27 s on `"a." * 50000` (bench/bench_screening.py times the new ones).
+patterns on Python's re took 27 s on `"a." * 50000` (tools/bench/bench_screening.py times the new ones).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 import pytest
 
 from accounts.errors import InvalidArgument
+from labelled.screening.adversarial import ADVERSARIAL, REPORTED
 from memory.screening import gate
 from memory.screening.engine import Linear
 from memory.screening.gate import Meter, TeamRules, screen
@@ -23,28 +24,6 @@ MB = 1 << 20
 # Operations per character: each family reads each character once (15 families, raw and normalised
 # text), and a validator may read the window around each candidate. Measured worst case: 166.
 BUDGET = 256
-
-# Near misses repeated until they fill the text: each is a prefix or shape of one family that never
-# completes, or completes as a placeholder, so every one is a candidate the gate must judge.
-ADVERSARIAL = {
-    "private_key": "-----BEGIN PRIVATE KEY-----\n...\n-----END ",
-    "aws_access_key": "xAKIAAAAAAAAAAAAAAAAAAAAAAAAA",
-    "gcp_credentials": '"private_key_id": "' + "0" * 40 + '" ',
-    "github_token": "ghp_" + "x" * 36 + " ",
-    "gitlab_token": "glpat-" + "x" * 20 + " ",
-    "slack_token": "xoxb-xxxxxxxxxx ",
-    "stripe_key": "whsec_" + "X" * 30 + " ",
-    "ai_provider_key": "sk-" + "a-" * 20 + " ",
-    "npm_token": "npm_" + "x" * 36 + " ",
-    "pypi_token": "pypi-AgE" + "x" * 50 + " ",
-    "jwt": "eyJhbGciOiJ.eyJxxxxxxxx ",
-    "connection_string_password": "a://b:c@",
-    "secret_assignment": "--password ",
-    "payment_card": "4",
-    "us_ssn": "123-45-6789-",
-}
-# Inputs reproduced against the running server in the issue.
-REPORTED = ["a.", "-eyJ", "sk-", "eyJaaaaaaaa.", "a://", "password=aaaaaaaa\n", "4111 ", "1-23-45-6789"]
 
 
 def _fill(unit: str, length: int) -> str:

@@ -13,7 +13,7 @@ Nothing runs at import time except building the lists; call validate() to check 
 
 import re
 
-from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
+from labelled.retrieval.schema import LabelledNote, LabelledQuery
 
 __all__ = ["NOTES", "NOTE_TYPES", "QUERIES", "LabelledNote", "LabelledQuery", "validate"]
 

@@ -1,6 +1,6 @@
 """Server-side latency of the memory engine on one project: get_context and remember.
 
-Usage: .venv/bin/python bench/bench_engine.py [--notes 1000] [--runs 200] [--worker]
+Usage: .venv/bin/python tools/bench/bench_engine.py [--notes 1000] [--runs 200] [--worker]
 Uses its own database (knownbase_bench) on the embedded server; prints p50 / p95 / p99 in ms.
 --worker: the note's embedding is enqueued for a Celery worker (an in-memory broker here, so nothing
 consumes it) instead of computed inline after commit, as in production with REDIS_URL set: the time
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 
@@ -28,7 +28,7 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 
-from bench.corpus import notes, sentence
+from tools.bench.corpus import notes, sentence
 
 
 def percentiles(samples: list[float]) -> tuple[float, float, float]:

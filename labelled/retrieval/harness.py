@@ -10,14 +10,14 @@ from typing import Any, cast
 from django.db import connection
 
 from accounts.principal import Principal
+from labelled.retrieval.dataset import NOTES, QUERIES
+from labelled.retrieval.schema import LabelledNote, LabelledQuery
 from memory import store
 from memory.models import Note, NoteStatus, Project
 from memory.notes.lifecycle import content_hash
 from memory.recall import retrieval, search, semantic
 from memory.recall.tokens import estimate_json_tokens
 from memory.tasks import embed_notes
-from tests.retrieval.dataset import NOTES, QUERIES
-from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 
 TOP = 5
 

@@ -1,7 +1,7 @@
 """Search latency at project scale: hybrid (query embedding included) and keyword search_notes.
 
-Usage: .venv/bin/python bench/bench_search.py [--notes 10000] [--runs 200] [--reuse]
-Seeds one project of the bench database (knownbase_bench) with N notes of bench/corpus.py, embeds them
+Usage: .venv/bin/python tools/bench/bench_search.py [--notes 10000] [--runs 200] [--reuse]
+Seeds one project of the bench database (knownbase_bench) with N notes of tools/bench/corpus.py, embeds them
 with the configured provider (the local model by default) and builds the HNSW index, then times
 server-side store calls and prints p50 / p95 / p99 in ms:
 - hybrid search with a query never seen before (the query is embedded inside the timing);
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 
@@ -30,8 +30,8 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 
-from bench.bench_engine import percentiles, timed
-from bench.corpus import OBJECTS, REASONS, SUBJECTS, notes
+from tools.bench.bench_engine import percentiles, timed
+from tools.bench.corpus import OBJECTS, REASONS, SUBJECTS, notes
 
 TEAM = "bench-search"
 EMBED_BATCH = 256

@@ -1,6 +1,6 @@
 """Wall time of the screening gate per megabyte: realistic text, and adversarial text per family.
 
-Usage: .venv/bin/python bench/bench_screening.py [--megabytes 1]
+Usage: .venv/bin/python tools/bench/bench_screening.py [--megabytes 1]
 Needs no database. The suite asserts the gate's work in counted operations
 (tests/memory/screening/test_linear.py); this prints what those operations cost in seconds.
 """
@@ -13,16 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 
 import django
 
 django.setup()
 
+from labelled.screening.adversarial import ADVERSARIAL, REPORTED
+from labelled.screening.scoring import SPLITS, load
 from memory.screening.gate import Meter, screen
-from tests.memory.screening.scoring import SPLITS, load
-from tests.memory.screening.test_linear import ADVERSARIAL, REPORTED
 
 
 def fill(unit: str, length: int) -> str:
@@ -48,7 +48,7 @@ def main() -> None:
     print("| --- | --- | --- | --- |")
     corpus = "\n\n".join(s.text for split in SPLITS for s in load(split) if s.label is None)
     run("corpus snippets without secrets, repeated", fill(corpus, length))
-    run("README.md, repeated", fill((Path(__file__).parents[1] / "README.md").read_text(), length))
+    run("README.md, repeated", fill((Path(__file__).parents[2] / "README.md").read_text(), length))
     for family, unit in ADVERSARIAL.items():
         run(f"adversarial `{family}`: `{unit.strip()[:24]}`…", fill(unit, length))
     for unit in REPORTED:

@@ -1,8 +1,8 @@
 """Score every search mode on a labelled retrieval set: recall@1, recall@5, MRR and recall@5 per query kind.
 
-Usage: .venv/bin/python bench/retrieval_sets.py [harbor|transcripts|agent_notes ...] (all by default)
-Loads each set (tests/retrieval/catalogue.py) into a fresh scratch project of the bench database and
-prints one row per mode (tests/retrieval/harness.py), then get_context's recall at 500 / 1,000 /
+Usage: .venv/bin/python tools/bench/retrieval_sets.py [harbor|transcripts|agent_notes ...] (all by default)
+Loads each set (labelled/retrieval/catalogue.py) into a fresh scratch project of the bench database and
+prints one row per mode (labelled/retrieval/harness.py), then get_context's recall at 500 / 1,000 /
 2,000 tokens. These are the README's retrieval tables.
 """
 
@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 
@@ -29,9 +29,9 @@ def main(names: list[str]) -> None:
     from accounts.models import Team, User
     from billing import actions as billing_actions
     from billing.models import Plan
+    from labelled.retrieval import harness
+    from labelled.retrieval.catalogue import LABELLED_SETS
     from memory.models import Project
-    from tests.retrieval import harness
-    from tests.retrieval.catalogue import LABELLED_SETS
 
     for name in names or list(LABELLED_SETS):
         labelled = LABELLED_SETS[name]

@@ -1,6 +1,6 @@
 """Load run: N concurrent MCP clients against the production shape on loopback, for a bounded time.
 
-Usage: .venv/bin/python bench/load_run.py [--clients 32] [--seconds 60] [--notes 3000]
+Usage: .venv/bin/python tools/bench/load_run.py [--clients 32] [--seconds 60] [--notes 3000]
 
 It starts and stops everything itself: seeds its own database (KNOWNBASE_DB_NAME=knownbase_load on
 the embedded server) with a few thousand embedded notes, then runs `uvicorn --workers 2`, one Celery
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 REDIS_URL = os.environ.get("LOAD_REDIS_URL", "redis://127.0.0.1:6379/9")
@@ -99,11 +99,11 @@ def seed(clients: int, notes: int, reuse: bool) -> tuple[list[str], list[str]]:
 
     from accounts import actions
     from accounts.models import Membership, Role, Team, User
-    from bench.corpus import notes as corpus_notes
     from billing import actions as billing_actions
     from billing.models import Plan
     from memory.models import Note, Project
     from memory.notes.lifecycle import content_hash
+    from tools.bench.corpus import notes as corpus_notes
 
     call_command("migrate", verbosity=0)
     project = Project.objects.filter(team__slug="load", slug="hot").first()
@@ -181,7 +181,7 @@ async def run_client(log: ClientLog, url: str, ids: list[str], until: float, see
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
 
-    from bench.corpus import sentence
+    from tools.bench.corpus import sentence
 
     rng = random.Random(seed_value)
     names, weights = zip(*MIX, strict=True)

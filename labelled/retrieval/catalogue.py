@@ -1,12 +1,11 @@
-"""Every labelled retrieval set by name, for the quality floors and bench/fusion_study.py."""
+"""Every labelled retrieval set by name, for the quality floors and tools/bench/fusion_study.py."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.retrieval import dataset, harness
-from tests.retrieval.sets import agent_notes, transcripts
-from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
+from labelled.retrieval import agent_notes, dataset, harness, transcripts
+from labelled.retrieval.schema import LabelledNote, LabelledQuery
 
 
 @dataclass(frozen=True)

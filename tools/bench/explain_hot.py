@@ -1,7 +1,7 @@
 """EXPLAIN ANALYZE of every SQL query the hot paths send, on bench_engine's hot project.
 
-Usage: .venv/bin/python bench/bench_engine.py --notes 20000 --runs 20   (seeds team "bench", project "hot")
-       .venv/bin/python bench/explain_hot.py [--embed] [--full]
+Usage: .venv/bin/python tools/bench/bench_engine.py --notes 20000 --runs 20   (seeds team "bench", project "hot")
+       .venv/bin/python tools/bench/explain_hot.py [--embed] [--full]
 --embed first computes the missing vectors (memory.tasks.embed_notes, in batches) so the vector query
 has something to search. Each store call runs once to warm caches, then once captured; every SELECT it
 sent is explained (ANALYZE, BUFFERS) inside a transaction that is rolled back. Prints, per query, the
@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 

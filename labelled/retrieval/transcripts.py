@@ -24,7 +24,7 @@ edit it to fit a ranking. Nothing runs at import time except building the lists;
 
 from typing import NamedTuple
 
-from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
+from labelled.retrieval.schema import LabelledNote, LabelledQuery
 
 KINDS = ("paraphrase", "entity", "decision", "changed", "preference", "temporal")
 

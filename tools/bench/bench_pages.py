@@ -1,7 +1,7 @@
 """Server time of the dashboard and project pages on a hot project (20,000 notes by default).
 
-Usage: .venv/bin/python bench/bench_pages.py [--notes 20000] [--others 0] [--runs 30]
-       .venv/bin/python bench/bench_pages.py --team bench-seed --project hot-20000   (a seed_bench team)
+Usage: .venv/bin/python tools/bench/bench_pages.py [--notes 20000] [--others 0] [--runs 30]
+       .venv/bin/python tools/bench/bench_pages.py --team bench-seed --project hot-20000   (a seed_bench team)
 Uses its own database (knownbase_bench) on the embedded server. Each page is requested through
 Django's test client (the whole request: middleware, session, store calls, template) and timed;
 prints p50 / p95 / max in ms and the number of SQL queries per page. The target is ≤ 150 ms each.
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 
@@ -34,7 +34,7 @@ from django.db import connection, reset_queries
 from django.test import Client
 from django.utils import timezone
 
-from bench.corpus import TAGS, notes
+from tools.bench.corpus import TAGS, notes
 
 SOURCES = ["claude-code", "cursor", "codex", "web", "windsurf"]
 STATUSES = [

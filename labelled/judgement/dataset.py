@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from tests.memory.capture.judgement.pairs_conflict import CONFLICT
-from tests.memory.capture.judgement.pairs_fresh import FRESH as FRESH_ROWS
-from tests.memory.capture.judgement.pairs_other import COMPLEMENTARY, UNRELATED
-from tests.memory.capture.judgement.pairs_same import DUPLICATE, RESTATEMENT
+from labelled.judgement.pairs_conflict import CONFLICT
+from labelled.judgement.pairs_fresh import FRESH as FRESH_ROWS
+from labelled.judgement.pairs_other import COMPLEMENTARY, UNRELATED
+from labelled.judgement.pairs_same import DUPLICATE, RESTATEMENT
 
 # The relation in the set → the status remember answers for it.
 EXPECTED_STATUS = {

@@ -1,7 +1,7 @@
 """Choose the keyword/vector fusion by leave-one-set-out evaluation over every labelled set.
 
-Usage: .venv/bin/python bench/fusion_study.py [--sets harbor,transcripts,agent_notes]
-Loads each set (tests/retrieval) into a scratch project of the bench database, retrieves each
+Usage: .venv/bin/python tools/bench/fusion_study.py [--sets harbor,transcripts,agent_notes]
+Loads each set (labelled/retrieval) into a scratch project of the bench database, retrieves each
 query's keyword and vector candidates once, then ranks them through every candidate fusion in
 memory/fusion.py and the same final scoring search_notes applies (memory/retrieval.ranked).
 Prints recall@1 / recall@5 / MRR per set for keyword, vector and each fusion, then for each held-out
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
 
@@ -37,9 +37,9 @@ def objective(score: Any) -> float:
 
 def study_set(principal: Any, labelled: Any, fusions: dict[str, Any]) -> dict[str, Any]:
     """Recall and MRR of keyword, vector and every fusion on one labelled set."""
+    from labelled.retrieval import harness
     from memory.models import Note, Project
     from memory.recall import retrieval, search
-    from tests.retrieval import harness
 
     project = Project.objects.create(
         team_id=principal.team_id, slug=labelled.name.replace("_", "-"), name=labelled.name
@@ -86,8 +86,8 @@ def main() -> None:
     from accounts.models import Team, User
     from billing import actions as billing_actions
     from billing.models import Plan
+    from labelled.retrieval.catalogue import LABELLED_SETS
     from memory.recall.fusion import CANDIDATES, CHOSEN, Fusion
-    from tests.retrieval.catalogue import LABELLED_SETS
 
     Team.objects.filter(slug="fusion-study").delete()
     User.objects.filter(email="fusion-study@example.test").delete()

@@ -1,6 +1,6 @@
 """Where a web process spends its time under the load run's mix: a sampling profile of the server.
 
-Usage: .venv/bin/python bench/profile_mcp.py [--clients 16] [--seconds 30] [--reuse]
+Usage: .venv/bin/python tools/bench/profile_mcp.py [--clients 16] [--seconds 30] [--reuse]
 
 Seeds (or, with --reuse, reuses) the load run's database, serves knownbase.asgi with uvicorn in a
 thread of this process, drives the same MCP client mix from the main thread, and samples every
@@ -21,9 +21,9 @@ from collections import Counter
 from pathlib import Path
 from types import FrameType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench import load_run
+from tools.bench import load_run
 
 OWN = ("accounts/", "billing/", "memory/", "mcp_gateway/", "knownbase/", "api/", "web/")
 IDLE = (

@@ -1,9 +1,9 @@
 """Latency table of the MCP tools' operations on a seed_bench database: store, REST or MCP.
 
 Usage (after `python manage.py seed_bench --notes 100000 --hot-notes 20000 --hot-notes 1000`):
-    python bench/bench_latency.py --via store [--projects hot-1000,hot-20000] [--runs 50]
-    python bench/bench_latency.py --via rest   # Django test client, whole request; store timed too
-    python bench/bench_latency.py --via mcp    # official MCP client, streamable HTTP, live uvicorn
+    python tools/bench/bench_latency.py --via store [--projects hot-1000,hot-20000] [--runs 50]
+    python tools/bench/bench_latency.py --via rest   # Django test client, whole request; store timed too
+    python tools/bench/bench_latency.py --via mcp    # official MCP client, streamable HTTP, live uvicorn
 Database: KNOWNBASE_DB_NAME (default knownbase_bench). `--via rest` and `--via mcp` time the same
 calls through the store in this process too and print the ratio of medians (target ≤ 1.5×). The MCP
 server is a separate uvicorn process running this checkout, one client session for every call.
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 os.environ.setdefault("KNOWNBASE_DB_NAME", "knownbase_bench")
@@ -38,8 +38,8 @@ django.setup()
 from django.conf import settings
 from django.db import connection
 
-from bench.bench_engine import percentiles
-from bench.corpus import sentence
+from tools.bench.bench_engine import percentiles
+from tools.bench.corpus import sentence
 
 QUERIES = [
     "webhook retries double charges",

@@ -8,11 +8,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from accounts.principal import Principal
+from labelled.judgement.dataset import EXPECTED_STATUS, Pair
 from memory import store
 from memory.models import Note, Project
 from memory.tasks import embed_notes
 from memory.validation import derive_title
-from tests.memory.capture.judgement.dataset import EXPECTED_STATUS, Pair
 
 STATUSES = ("duplicate", "updated", "conflict", "created")
 MERGING = frozenset({"duplicate", "updated"})

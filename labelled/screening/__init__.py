@@ -1,0 +1,1 @@
+"""The screening gate's labelled corpus (dev, fresh and held-out splits) and its scoring."""

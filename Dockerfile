@@ -14,6 +14,8 @@ COPY mcp_gateway ./mcp_gateway
 COPY web ./web
 COPY billing_web ./billing_web
 COPY api ./api
+COPY tools ./tools
+COPY labelled ./labelled
 COPY templates ./templates
 COPY manage.py ./
 RUN pip install --no-cache-dir . \

@@ -22,6 +22,10 @@ from memory.tasks import embed_notes
 TOP = 5
 
 
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
 @dataclass(frozen=True)
 class Score:
     mode: str
@@ -132,7 +136,6 @@ def evaluate(mode: str, rank: Ranker, ids: dict[str, str], queries: list[Labelle
             superseded_ok.append(
                 1.0 if worst_relevant < 10**6 and all(o > worst_relevant for o in old) else 0.0
             )
-    mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
     return Score(
         mode=mode,
         recall_at_1=mean(firsts),
@@ -242,8 +245,7 @@ def context_recall(
             parts = {"project": response["project"], "meta": response["meta"], **response["sections"]}
             for part, value in parts.items():
                 spend.setdefault(part, []).append(estimate_json_tokens(value))
-        mean = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
-        results.append(
+            results.append(
             ContextRecall(
                 budget=budget,
                 recall=mean(hits),

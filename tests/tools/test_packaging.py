@@ -4,6 +4,7 @@ away from the source tree, and the labelled sets' data files travel with their m
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,10 +20,13 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    leftover = not (ROOT / "build").exists()  # setuptools builds in the source tree's build/
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
+    if leftover:
+        shutil.rmtree(ROOT / "build", ignore_errors=True)
     assert built.returncode == 0, built.stderr
     (path,) = out.glob("knownbase-*.whl")
     return path

@@ -246,18 +246,18 @@ def context_recall(
             for part, value in parts.items():
                 spend.setdefault(part, []).append(estimate_json_tokens(value))
             results.append(
-            ContextRecall(
-                budget=budget,
-                recall=mean(hits),
-                recall_any=mean(any_hits),
-                tokens=mean(tokens),
-                entries=mean(entry_counts),
-                tokens_per_entry=mean(entry_tokens) + 1,
-                spend={part: sum(values) / len(queries) for part, values in spend.items()},
-                omitted_misses=omitted_misses,
-                absent_misses=absent_misses,
+                ContextRecall(
+                    budget=budget,
+                    recall=mean(hits),
+                    recall_any=mean(any_hits),
+                    tokens=mean(tokens),
+                    entries=mean(entry_counts),
+                    tokens_per_entry=mean(entry_tokens) + 1,
+                    spend={part: sum(values) / len(queries) for part, values in spend.items()},
+                    omitted_misses=omitted_misses,
+                    absent_misses=absent_misses,
+                )
             )
-        )
     return results
 
 

@@ -4,28 +4,22 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.functions import Upper
-from django.utils import timezone
 
-from accounts import audit
 from accounts.errors import NotFound
 from accounts.principal import Principal
-from memory import usage
 from memory.capture.judgement import Judgement, Relation, judge
-from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteStatus, NoteType, Project
-from memory.notes.lifecycle import content_hash, edit_note, note_dict
+from memory.notes.lifecycle import Memory, content_hash, create_note, edit_note, note_dict
 from memory.notes.scoping import echo
 from memory.recall import retrieval, search, semantic
 from memory.recall.search import Hit
 from memory.recall.semantic import embedding_text
-from memory.screening import guard
 
 CANDIDATE_LIMIT = 10
 SEMANTIC_CANDIDATES = 5
@@ -35,22 +29,6 @@ TITLE_CANDIDATE_LIMIT = 5
 NEIGHBOUR_LIMIT = 5
 REVIEWED_TYPES = frozenset({NoteType.DECISION, NoteType.CONSTRAINT, NoteType.ARCHITECTURE})
 LIVE_STATUSES = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
-DEFAULT_IMPORTANCE: dict[str, float] = {"constraint": 0.8, "decision": 0.7, "architecture": 0.7}
-
-
-@dataclass
-class Memory:
-    """One statement to remember, already validated."""
-
-    content: str
-    title: str
-    type: str
-    tags: list[str]
-    importance: float | None
-    visibility: str
-    source: str
-    supersedes: list[str] = field(default_factory=list)
-    force: bool = False
 
 
 def live_notes(principal: Principal, project: Project) -> QuerySet[Note]:
@@ -198,13 +176,7 @@ def remember(
                 principal,
                 {"status": NoteStatus.SUPERSEDED, "superseded_by_id": note.pk},
                 max_revisions=max_revisions,
-            )
-            audit.record(
-                principal,
-                "note.superseded",
-                project_id=project.pk,
-                project_slug=project.slug,
-                object_id=old.public_id,
+                audit_as="note.superseded",
                 by=note.public_id,
             )
         result["superseded"] = [old.public_id for old in old_notes]
@@ -233,55 +205,6 @@ def remember(
     return result
 
 
-def create_note(
-    principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
-) -> Note:
-    usage.require_notes(principal.team_id)
-    source = memory.source or principal.client_name
-    # Screened as stored (issue 9, the gate): derived titles, normalised tags, assembled handoff bodies.
-    guard.stored(
-        principal,
-        {
-            "title": memory.title,
-            "body": memory.content,
-            "tags": memory.tags,
-            "source": source,
-            "last_edited_client": principal.client_name,
-        },
-    )
-    now = timezone.now()
-    note = Note.objects.create(
-        team_id=principal.team_id,
-        project=project,
-        author_id=principal.user_id,
-        last_edited_by_id=principal.user_id,
-        type=memory.type,
-        status=status,
-        title=memory.title,
-        body=memory.content,
-        tags=memory.tags,
-        importance=memory.importance
-        if memory.importance is not None
-        else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
-        visibility=memory.visibility,
-        source=source,
-        last_edited_client=principal.client_name,
-        content_hash=content_hash(memory.content),
-        created_at=now,
-        updated_at=now,
-    )
-    audit.record(
-        principal,
-        "note.created",
-        project_id=project.pk,
-        project_slug=project.slug,
-        object_id=note.public_id,
-        type=note.type,
-    )
-    schedule_embedding([note.pk])
-    return note
-
-
 def _duplicate(note: Note) -> dict[str, Any]:
     return {
         "status": "duplicate",
@@ -303,15 +226,7 @@ def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: in
             changes["importance"] = memory.importance
         return changes
 
-    updated = edit_note(note, principal, restated, max_revisions=max_revisions)
-    audit.record(
-        principal,
-        "note.updated",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
-        via="remember",
-    )
+    updated = edit_note(note, principal, restated, max_revisions=max_revisions, via="remember")
     return {
         "status": "updated",
         "note": note_dict(updated, body=False),

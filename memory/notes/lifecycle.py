@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any
 
@@ -12,10 +13,12 @@ from django.db import connection
 from django.db.models import Count, F
 from django.utils import timezone
 
+from accounts import audit
 from accounts.errors import VersionConflict
 from accounts.principal import Principal
+from memory import usage
 from memory.embeddings.scheduling import schedule_embedding
-from memory.models import Note, NoteLink, NoteRevision
+from memory.models import Note, NoteLink, NoteRevision, NoteStatus, Project
 from memory.screening import guard
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
@@ -77,6 +80,75 @@ def excerpt(text: str, limit: int) -> str:
     return cut.rstrip(" ,.;:") + "…"
 
 
+DEFAULT_IMPORTANCE: dict[str, float] = {"constraint": 0.8, "decision": 0.7, "architecture": 0.7}
+
+
+@dataclass
+class Memory:
+    """One statement to remember, already validated."""
+
+    content: str
+    title: str
+    type: str
+    tags: list[str]
+    importance: float | None
+    visibility: str
+    source: str
+    supersedes: list[str] = field(default_factory=list)
+    force: bool = False
+
+
+def create_note(
+    principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
+) -> Note:
+    """Write one new note as given, within the plan's cap, screened as stored, audited, embedded after
+    commit. Every path that creates a single note goes through here (bulk import has its own)."""
+    usage.require_notes(principal.team_id)
+    source = memory.source or principal.client_name
+    # Screened as stored: derived titles, normalised tags, assembled handoff bodies.
+    guard.stored(
+        principal,
+        {
+            "title": memory.title,
+            "body": memory.content,
+            "tags": memory.tags,
+            "source": source,
+            "last_edited_client": principal.client_name,
+        },
+    )
+    now = timezone.now()
+    note = Note.objects.create(
+        team_id=principal.team_id,
+        project=project,
+        author_id=principal.user_id,
+        last_edited_by_id=principal.user_id,
+        type=memory.type,
+        status=status,
+        title=memory.title,
+        body=memory.content,
+        tags=memory.tags,
+        importance=memory.importance
+        if memory.importance is not None
+        else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
+        visibility=memory.visibility,
+        source=source,
+        last_edited_client=principal.client_name,
+        content_hash=content_hash(memory.content),
+        created_at=now,
+        updated_at=now,
+    )
+    audit.record(
+        principal,
+        "note.created",
+        project_id=project.pk,
+        project_slug=project.slug,
+        object_id=note.public_id,
+        type=note.type,
+    )
+    schedule_embedding([note.pk])
+    return note
+
+
 Changes = dict[str, Any] | Callable[[Note], dict[str, Any]]
 
 
@@ -87,9 +159,13 @@ def edit_note(
     *,
     expected_version: int | None = None,
     max_revisions: int,
+    audit_as: str | None = "note.updated",
+    **detail: Any,
 ) -> Note:
     """Apply `changes` as one new version: lock the row, check the version, keep the previous state
-    as a revision, bump the version, prune old revisions. Call inside a transaction.
+    as a revision, bump the version, prune old revisions, and write the audit row `audit_as` with
+    `detail` (None only for an operation over many notes that audits once itself). Call inside a
+    transaction.
 
     Changes that depend on the current content (append, tag merges) pass a function of the locked
     row, so concurrent edits build on each other instead of overwriting each other."""
@@ -130,6 +206,15 @@ def edit_note(
     if updated != 1:
         raise VersionConflict(f"Note {locked.public_id} changed while it was being edited; retry.")
     prune_revisions([locked.pk], max_revisions)
+    if audit_as is not None:
+        audit.record(
+            principal,
+            audit_as,
+            project_id=note.project_id,
+            project_slug=note.project.slug,
+            object_id=note.public_id,
+            **detail,
+        )
     if "body" in values or "title" in values:
         schedule_embedding([locked.pk])
     locked.refresh_from_db()

@@ -14,12 +14,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import audit
 from accounts.errors import InvalidArgument, NotFound, VersionConflict
 from accounts.principal import Principal
 from memory import inputs, registry, validation
 from memory.models import Note, NoteStatus
-from memory.notes.lifecycle import edit_note
+from memory.notes.lifecycle import Changes, edit_note
 from memory.notes.scoping import echo, project_for
 from memory.screening import guard
 from memory.store.common import checked_version, max_revisions
@@ -145,7 +144,7 @@ def _apply(
             current_version=note.version,
             expected_version=expected,
         )
-    changes: dict[str, Any]
+    changes: Changes
     detail: dict[str, Any]
     if action == RETAG:
         if _retagged(list(note.tags), add, remove) == list(note.tags):
@@ -154,24 +153,23 @@ def _apply(
         def retag(current: Note) -> dict[str, Any]:
             return {"tags": _retagged(list(current.tags), add, remove)}
 
-        edit_note(note, principal, retag, expected_version=expected, max_revisions=revision_cap)
+        changes = retag
         event, detail = "note.updated", {"fields": ["tags"]}
     elif action == MARK_HISTORICAL:
         if note.status == NoteStatus.HISTORICAL:
             return False
         changes = {"status": NoteStatus.HISTORICAL}
-        edit_note(note, principal, changes, expected_version=expected, max_revisions=revision_cap)
         event, detail = "note.updated", {"fields": ["status"]}
     else:
         changes = {"deleted_at": timezone.now(), "delete_reason": reason}
-        edit_note(note, principal, changes, expected_version=expected, max_revisions=revision_cap)
         event, detail = "note.deleted", {}
-    audit.record(
+    edit_note(
+        note,
         principal,
-        event,
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
+        changes,
+        expected_version=expected,
+        max_revisions=revision_cap,
+        audit_as=event,
         bulk=action,
         **detail,
     )

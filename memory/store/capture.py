@@ -13,6 +13,7 @@ from memory.models import (
     NoteType,
     Visibility,
 )
+from memory.notes import lifecycle
 from memory.notes.lifecycle import note_dict
 from memory.notes.scoping import project_for
 from memory.store.common import memory_from_args, team_plan
@@ -122,10 +123,10 @@ def checkpoint(
         remembering.lock_statements(
             target, [item for field in CHECKPOINT_ITEM_TYPES for item in sections[field]]
         )
-        handoff = remembering.create_note(
+        handoff = lifecycle.create_note(
             principal,
             target,
-            remembering.Memory(
+            lifecycle.Memory(
                 content=handoff_body,
                 title="Handoff: " + validation.derive_title(clean_summary, 70),
                 type=NoteType.HANDOFF,

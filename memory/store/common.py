@@ -7,8 +7,8 @@ from typing import Any
 from accounts.principal import Principal
 from billing.models import Plan
 from memory import inputs, validation
-from memory.capture import remembering
 from memory.models import Project
+from memory.notes import lifecycle
 
 
 def team_plan(principal: Principal) -> Plan:
@@ -50,9 +50,9 @@ def memory_from_args(
     supersedes: Any = None,
     force: Any = False,
     content_field: str = "content",
-) -> remembering.Memory:
+) -> lifecycle.Memory:
     clean_content = validation.body(content, content_field, required=True)
-    return remembering.Memory(
+    return lifecycle.Memory(
         content=clean_content,
         title=validation.title(title) or validation.derive_title(clean_content),
         type=validation.note_type(type) if type is not None else inputs.DEFAULT_TYPE,

@@ -194,13 +194,11 @@ def resolve_conflict(
     keep = max_revisions(principal)
     for note, fields in changes:
         if fields:
-            edit_note(note, principal, fields, max_revisions=keep)
-            audit.record(
+            edit_note(
+                note,
                 principal,
-                "note.updated",
-                project_id=note.project_id,
-                project_slug=note.project.slug,
-                object_id=note.public_id,
+                fields,
+                max_revisions=keep,
                 fields=sorted(f.removesuffix("_id") for f in fields),
                 via="resolve_conflict",
             )

@@ -7,16 +7,14 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import MODERATE, Principal
 from memory import idempotency, inputs, registry, usage, validation
-from memory.capture import remembering
 from memory.embeddings.scheduling import schedule_embedding
 from memory.models import (
     Note,
 )
-from memory.notes import listing, reinforcement
+from memory.notes import lifecycle, listing, reinforcement
 from memory.notes.lifecycle import edit_note, note_dict
 from memory.notes.scoping import note_for, project_for
 from memory.store.common import checked_version, max_revisions, memory_from_args
@@ -165,7 +163,7 @@ def create_note(
     clean_status = validation.note_status(status) if status else inputs.DEFAULT_STATUS
 
     def work() -> dict[str, Any]:
-        return {"note": note_dict(remembering.create_note(principal, target, memory, status=clean_status))}
+        return {"note": note_dict(lifecycle.create_note(principal, target, memory, status=clean_status))}
 
     return idempotency.run_once(
         principal,
@@ -219,13 +217,6 @@ def update_note(
         changes,
         expected_version=checked_version(expected_version),
         max_revisions=max_revisions(principal),
-    )
-    audit.record(
-        principal,
-        "note.updated",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
         fields=sorted(changes),
     )
     return {"note": note_dict(updated)}
@@ -259,14 +250,12 @@ def patch_note(
 
     def work() -> dict[str, Any]:
         updated = edit_note(
-            note, principal, patched, expected_version=version, max_revisions=max_revisions(principal)
-        )
-        audit.record(
+            note,
             principal,
-            "note.patched",
-            project_id=note.project_id,
-            project_slug=note.project.slug,
-            object_id=note.public_id,
+            patched,
+            expected_version=version,
+            max_revisions=max_revisions(principal),
+            audit_as="note.patched",
             op=op,
         )
         return {"note": note_dict(updated)}
@@ -311,13 +300,7 @@ def delete_note(
         {"deleted_at": timezone.now(), "delete_reason": clean_reason},
         expected_version=checked_version(expected_version),
         max_revisions=max_revisions(principal),
-    )
-    audit.record(
-        principal,
-        "note.deleted",
-        project_id=note.project_id,
-        project_slug=note.project.slug,
-        object_id=note.public_id,
+        audit_as="note.deleted",
     )
     return {"status": "deleted", "note": note_dict(updated, body=False)}
 
@@ -332,14 +315,11 @@ def restore_note(principal: Principal, id: str, idempotency_key: str | None = No
             raise InvalidArgument(f"Note {note.public_id} is not deleted.")
         usage.require_notes(principal.team_id)
         updated = edit_note(
-            note, principal, {"deleted_at": None, "delete_reason": ""}, max_revisions=max_revisions(principal)
-        )
-        audit.record(
+            note,
             principal,
-            "note.restored",
-            project_id=note.project_id,
-            project_slug=note.project.slug,
-            object_id=note.public_id,
+            {"deleted_at": None, "delete_reason": ""},
+            max_revisions=max_revisions(principal),
+            audit_as="note.restored",
         )
         schedule_embedding([note.pk])
         return {"status": "restored", "note": note_dict(updated, body=False)}

@@ -171,7 +171,8 @@ def rename_tag(
             Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag])
         )
         for note in notes:
-            edit_note(note, principal, renamed, max_revisions=revision_cap)
+            # One audit row for the whole rename, below.
+            edit_note(note, principal, renamed, max_revisions=revision_cap, audit_as=None)
         audit.record(
             principal,
             "tag.renamed",

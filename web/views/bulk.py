@@ -11,9 +11,8 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, NotFound, StoreError
-from accounts.principal import Principal
 from memory import store
+from memory.store import READ_ONLY_MESSAGE, Forbidden, NotFound, Principal, StoreError
 from web.pages import page
 from web.project_forms import BulkForm, store_error_on
 from web.session import team_page

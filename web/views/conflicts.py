@@ -14,9 +14,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.errors import StoreError
-from accounts.principal import Principal
 from memory import inputs, store
+from memory.store import Principal, StoreError
 from web.pages import page
 from web.session import team_page
 

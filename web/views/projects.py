@@ -10,15 +10,15 @@ from typing import Any, NoReturn
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.errors import Forbidden, NotFound, StoreError
 from accounts.models import Membership
-from accounts.principal import Principal
+from edge.errors import raise_for_access
 from memory import store
+from memory.store import Forbidden, NotFound, Principal, StoreError
 from web.pages import page
 from web.project_forms import (
     RELEVANCE,
@@ -43,10 +43,7 @@ SEARCH_MODES = {
 
 def refuse(error: StoreError) -> NoReturn:
     """A store refusal that is the page's answer, not a form error: 404 or 403."""
-    if isinstance(error, NotFound):
-        raise Http404(error.message)
-    if isinstance(error, Forbidden):
-        raise PermissionDenied(error.message)
+    raise_for_access(error)
     raise error
 
 

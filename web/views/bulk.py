@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from edge.errors import http_status
 from memory import store
 from memory.store import READ_ONLY_MESSAGE, Forbidden, NotFound, Principal, StoreError
 from web.pages import page
@@ -75,7 +76,7 @@ def project_bulk(request: HttpRequest, principal: Principal, slug: str) -> HttpR
         refuse(error)
     except StoreError as error:
         store_error_on(form, error, {"ids": "note"})
-        status = 422 if error.code == "screened" else 400
+        status = http_status(error)
         return page(request, "web/bulk_confirm.html", context, principal=principal, status=status)
     _report(request, result, {note["id"]: note["title"] for note in selection["notes"]})
     return redirect(back)

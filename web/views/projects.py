@@ -16,7 +16,7 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Membership
-from edge.errors import raise_for_access
+from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import Forbidden, NotFound, Principal, StoreError
 from web.pages import page
@@ -138,7 +138,7 @@ def project_page(request: HttpRequest, principal: Principal, slug: str) -> HttpR
             refuse(error)
         except StoreError as error:
             store_error_on(form, error, FILTER_ARGUMENTS)
-            status = 400
+            status = http_status(error)
     context = {
         "project": project,
         "form": form,
@@ -183,7 +183,7 @@ def project_create(request: HttpRequest, principal: Principal) -> HttpResponse:
                 refuse(error)
             except StoreError as error:
                 store_error_on(form, error)
-                status = 403 if error.code == "plan_limit" else 400
+                status = http_status(error)
             else:
                 slug = created["project"]["slug"]
                 messages.success(request, f"Project “{created['project']['name']}” created.")
@@ -254,7 +254,7 @@ def context_preview(request: HttpRequest, principal: Principal, slug: str) -> Ht
             refuse(error)
         except StoreError as error:
             store_error_on(form, error)
-            status = 400
+            status = http_status(error)
         else:
             context["answer"] = response
             link = note_url(project["slug"])

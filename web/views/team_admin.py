@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import Membership
-from edge.errors import raise_for_access
+from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.models import Project
 from memory.store import NotFound, Principal, StoreError
@@ -95,7 +95,7 @@ def audit(request: HttpRequest, principal: Principal) -> HttpResponse:
     except StoreError as error:
         raise_for_access(error)
         form.add_error(None, error.message)
-        status = 400
+        status = http_status(error)
     query = request.GET.copy()
     query.pop("before", None)
     context = {

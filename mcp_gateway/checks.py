@@ -7,14 +7,13 @@ from typing import Any
 
 from django.core import checks
 
+from mcp_gateway import tools
+from mcp_gateway.tooling import TOOLS
 from memory import store
 
 
 @checks.register()
 def tools_are_classified(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    from mcp_gateway import tools
-    from mcp_gateway.tooling import TOOLS
-
     errors: list[checks.CheckMessage] = []
     for name, member in inspect.getmembers(tools, inspect.iscoroutinefunction):
         if member.__module__ == tools.__name__ and name not in TOOLS:

@@ -89,6 +89,8 @@ def _entry_point_refusal(module: str, names: list[str], own: str, public: set[st
     if top not in PROJECT or top == own or any(_within(module, open_) for open_ in OPEN_TO_ENTRY_POINTS):
         return None
     if module == "memory":  # `from memory import store` / `from memory import inputs`
+        if not names:
+            return "memory (the whole package)"  # `import memory`: every module through it
         outside = [name for name in names if name not in ("store", "inputs")]
         return f"memory.{outside[0]}" if outside else None
     if module == STORE:
@@ -175,6 +177,7 @@ def _plant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, package: str, line: 
         ("web", "from memory.store import note_dict"),  # not in the store's __all__
         ("api", "import memory.registry"),
         ("web", "from knownbase.oauth import views"),
+        ("web", "import memory"),
     ],
 )
 def test_a_forbidden_import_is_caught(
@@ -189,6 +192,7 @@ def test_a_forbidden_import_is_caught(
     [
         ("web", "from memory import store"),
         ("web", "from memory.store import Principal, remember"),
+        ("api", "import memory.store"),
         ("api", "from memory import inputs"),
         ("mcp_gateway", "from memory.inputs import MAX_TITLE"),
         ("web", "from edge.errors import http_status"),

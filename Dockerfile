@@ -7,6 +7,7 @@ WORKDIR /app
 RUN useradd --system --create-home knownbase
 COPY pyproject.toml README.md ./
 COPY knownbase ./knownbase
+COPY edge ./edge
 COPY accounts ./accounts
 COPY memory ./memory
 COPY billing ./billing

@@ -1,4 +1,5 @@
-"""Errors the store raises; each entry point maps `code` to its own wire form (MCP isError, HTTP status)."""
+"""Errors the store raises. MCP answers them in-band (isError with `code`); REST and the web answer with
+the HTTP status and body of edge/errors.py's one table."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from accounts.models import (
 MAX_CLIENT_NAME = 100
 STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
 MODERATE = "moderate"  # the staff operation of settling disputed memories
-# Where a web session keeps the team its user chose (web/session.py sets it; every session-based
-# entry point, pages and REST alike, reads it).
+# Where a web session keeps the team its user chose (edge/principals.py sets and reads it for every
+# session-based entry point, pages and REST alike).
 SESSION_TEAM_KEY = "knownbase_team_id"
 
 

@@ -1,7 +1,7 @@
-"""Credentials → Principal for the REST API, resolved once per request (`request.auth`).
+"""Credentials → Principal for the REST API, resolved once per request (`request.auth`) by the
+edge's functions every entry point shares:
 
-- Bearer: an API key or an OAuth access token, tried by a list of resolvers in turn; the OAuth
-  resolver plugs in accounts.principal.principal_for_oauth_token when accounts provides it.
+- Bearer: an API key or an OAuth access token.
 - The dashboard's web session, with CSRF enforced, acting in the team the session chose.
 
 Either way the Principal carries the team plan's per-credential request rate (api.throttling).
@@ -9,20 +9,16 @@ Either way the Principal carries the team plan's per-credential request rate (ap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
-from django.utils.functional import SimpleLazyObject
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-import accounts.principal
-from accounts.models import User
-from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_api_key, principal_for_session
-from billing.models import Plan
+from edge.plan_rate import with_plan_rate
+from edge.principals import bearer_principal, lazy_user, session_principal
+from memory.store import Principal
 
 # The client name REST writes are recorded with. Fixed rather than taken from User-Agent: the name
 # is stored on notes, revisions and audit rows, and a header is not screened like an argument.
@@ -30,36 +26,9 @@ CLIENT_NAME = "rest-api"
 BEARER_CHALLENGE = 'Bearer realm="knownbase"'
 MAX_TOKEN = 4096
 
-BearerResolver = Callable[[str], Principal | None]
-
-
-def api_key_principal(raw: str) -> Principal | None:
-    return principal_for_api_key(raw, CLIENT_NAME)
-
-
-def oauth_principal(raw: str) -> Principal | None:
-    resolve: Callable[[str], Principal | None] | None = getattr(
-        accounts.principal, "principal_for_oauth_token", None
-    )
-    return resolve(raw) if resolve is not None else None
-
-
-BEARER_RESOLVERS: tuple[BearerResolver, ...] = (api_key_principal, oauth_principal)
-
-
-def with_plan_rate(principal: Principal) -> Principal:
-    return replace(principal, requests_per_minute=Plan.of_team(principal.team_id).requests_per_minute)
-
-
-def _user(principal: Principal) -> Any:
-    # request.user for code that expects one; loaded only if something reads it.
-    return SimpleLazyObject(lambda: User.objects.get(pk=principal.user_id))
-
 
 class BearerAuthentication(BaseAuthentication):
     """`Authorization: Bearer <API key or OAuth access token>`."""
-
-    resolvers: Sequence[BearerResolver] = BEARER_RESOLVERS
 
     def authenticate(self, request: Request) -> tuple[Any, Principal] | None:
         scheme, _, token = get_authorization_header(request).partition(b" ")
@@ -74,14 +43,13 @@ class BearerAuthentication(BaseAuthentication):
             raise AuthenticationFailed(
                 "The bearer credential is not a valid API key or OAuth token."
             ) from None
-        for resolve in self.resolvers:
-            principal = resolve(raw)
-            if principal is not None:
-                return _user(principal), with_plan_rate(principal)
-        raise AuthenticationFailed(
-            "The bearer credential is not a valid API key or OAuth token: it is unknown, revoked or "
-            "expired, or its user left the team. Create a new key in the dashboard."
-        )
+        principal = bearer_principal(raw, client_name=CLIENT_NAME)
+        if principal is None:
+            raise AuthenticationFailed(
+                "The bearer credential is not a valid API key or OAuth token: it is unknown, revoked or "
+                "expired, or its user left the team. Create a new key in the dashboard."
+            )
+        return lazy_user(principal), principal
 
     def authenticate_header(self, request: Request) -> str:
         return BEARER_CHALLENGE
@@ -95,12 +63,10 @@ class SessionCsrfAuthentication(SessionAuthentication):
         found = super().authenticate(request)
         if found is None:
             return None
-        user = found[0]
-        team_id = request._request.session.get(SESSION_TEAM_KEY)
-        principal = principal_for_session(user, team_id) if isinstance(team_id, int) else None
+        principal = session_principal(request._request, adopt_first_team=False)
         if principal is None:
             raise AuthenticationFailed("This session has no team to act in: choose a team in the dashboard.")
-        return user, with_plan_rate(principal)
+        return found[0], with_plan_rate(principal)
 
 
 class HasPrincipal(BasePermission):

@@ -1,7 +1,8 @@
 """One JSON error shape for every failure of the REST API: `{"error": {"code", "message", ...}}`.
 
-The store's errors keep their code and details (versions of a conflict, the field and family of a
-screening refusal, the upgrade URL of a plan limit); DRF's own failures (bad JSON, failed parsing,
+The store's errors answer with the status, body and headers of the edge's one table (edge.errors),
+as on the web: their code and details (versions of a conflict, the field and family of a screening
+refusal, the upgrade URL of a plan limit) kept. DRF's own failures (bad JSON, failed parsing,
 authentication, throttling, methods, media types) are mapped into the same shape. Anything else is
 a logged `internal` error without a traceback in the response.
 """
@@ -18,27 +19,22 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from accounts.errors import StoreError
 from api.authentication import BEARER_CHALLENGE
+from edge import errors as store_errors
+from memory.store import StoreError
 
 log = logging.getLogger(__name__)
 
+# The store's codes from the edge's table, and the codes of failures only HTTP has.
 STATUS_BY_CODE: dict[str, int] = {
-    "invalid_argument": status.HTTP_400_BAD_REQUEST,
+    **store_errors.STATUS_BY_CODE,
     "unauthenticated": status.HTTP_401_UNAUTHORIZED,
-    "plan_limit": status.HTTP_402_PAYMENT_REQUIRED,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "not_found": status.HTTP_404_NOT_FOUND,
     "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
     "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
-    "version_conflict": status.HTTP_409_CONFLICT,
     "conflict": status.HTTP_409_CONFLICT,
     "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-    "screened": status.HTTP_422_UNPROCESSABLE_ENTITY,
-    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
-    "internal": status.HTTP_500_INTERNAL_SERVER_ERROR,
 }
-INTERNAL_MESSAGE = "The server failed to complete this request; nothing was changed. Retry later."
+INTERNAL_MESSAGE = store_errors.INTERNAL_MESSAGE
 NO_CREDENTIAL_MESSAGE = (
     "No credential: send `Authorization: Bearer <API key or OAuth access token>`, or sign in to the "
     "dashboard for the web session."
@@ -66,12 +62,13 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
 
 def _response_for(exc: Exception) -> Response:
     if isinstance(exc, StoreError):
-        if exc.code == "internal":
-            return _internal(exc)
-        headers = {}
-        if exc.code == "rate_limited" and "retry_after" in exc.details:
-            headers["Retry-After"] = str(exc.details["retry_after"])
-        return error_response(exc.code, exc.message, headers=headers, **exc.details)
+        if store_errors.http_status(exc) >= 500:
+            log.error("REST request failed", exc_info=exc)
+        return Response(
+            store_errors.error_body(exc),
+            status=store_errors.http_status(exc),
+            headers=store_errors.error_headers(exc),
+        )
     if isinstance(exc, Http404 | exceptions.NotFound):
         return error_response("not_found", "There is no such resource here. The paths are in /api/schema/.")
     if isinstance(exc, DjangoPermissionDenied | exceptions.PermissionDenied):

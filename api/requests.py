@@ -12,7 +12,7 @@ from rest_framework import serializers
 from api.fields import body as in_body
 from api.fields import query as in_query
 from memory import inputs
-from memory.notes.scoping import echo
+from memory.store import echo
 
 TYPES_EXAMPLE = ["decision", "constraint"]
 STATUSES_EXAMPLE = ["current"]

@@ -16,15 +16,14 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from accounts.errors import RateLimited
-from accounts.principal import Principal
-from billing import ratelimit
-from web.throttle import client_address
+from edge import rate
+from edge.client_address import client_address
+from memory.store import Principal, RateLimited
 
 ANONYMOUS_SCOPE = "api-anonymous-ip"
 
 
-def _refuse(decision: ratelimit.Decision) -> None:
+def _refuse(decision: rate.Decision) -> None:
     if not decision.allowed:
         raise RateLimited(
             f"More than {decision.limit} requests a minute without a valid credential came from this "
@@ -35,14 +34,14 @@ def _refuse(decision: ratelimit.Decision) -> None:
 
 def refuse_flooding_address(request: Request) -> str:
     """Refuse (rate_limited) an address already past its anonymous limit; return the address."""
-    address = client_address(request)
-    _refuse(ratelimit.peek_sync(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
+    address = client_address(request._request)
+    _refuse(rate.peek(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
     return address
 
 
 def count_anonymous(address: str) -> None:
     """Count a request that brought no valid credential; refuse it if it is one too many."""
-    _refuse(ratelimit.hit_sync(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
+    _refuse(rate.hit(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
 
 
 class PlanRateThrottle(BaseThrottle):
@@ -53,7 +52,7 @@ class PlanRateThrottle(BaseThrottle):
         principal = request.auth
         if not isinstance(principal, Principal):
             return True
-        decision = ratelimit.hit_sync(principal.rate_limit_key, principal.requests_per_minute)
+        decision = rate.hit(principal.rate_limit_key, principal.requests_per_minute)
         self.retry_after = decision.retry_after
         return decision.allowed
 

@@ -15,12 +15,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import Membership, Team, User
-from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_session
+from accounts.models import Team, User
 from billing import stripe_service
 from billing.models import Plan, Subscription
-from billing_web.usage import CAP_LABELS, usage_rows
+from edge.principals import session_principal as edge_session_principal
 from memory import store
+from memory.store import Principal
+from web.usage import CAP_LABELS, usage_rows
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +30,9 @@ MANAGE_ONLY = "Only the team's owners and admins can change its plan."
 
 def session_principal(request: HttpRequest) -> tuple[Principal, Team]:
     """The signed-in person acting in the team the session chose, else in their first team."""
-    user = request.user
-    if not isinstance(user, User):
+    if not isinstance(request.user, User):
         raise Http404("Not signed in.")
-    team_id = request.session.get(SESSION_TEAM_KEY)
-    principal = principal_for_session(user, team_id) if isinstance(team_id, int) else None
-    if principal is None:
-        first = Membership.objects.filter(user=user).order_by("created_at", "pk").first()
-        principal = principal_for_session(user, first.team_id) if first is not None else None
+    principal = edge_session_principal(request)
     if principal is None:
         raise Http404("You are in no team.")
     team = Team.objects.filter(pk=principal.team_id, memberships__user_id=principal.user_id).first()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import replace
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
@@ -11,9 +10,8 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from pydantic import ConfigDict
 
-from accounts.models import API_KEY_PREFIX, OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE
-from accounts.principal import AuthMethod, Principal, principal_for_api_key, principal_for_oauth_token
-from billing.models import Plan
+from edge.principals import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, bearer_principal
+from memory.store import AuthMethod, Principal
 
 READ_SCOPE = OAUTH_READ_SCOPE
 WRITE_SCOPE = OAUTH_WRITE_SCOPE
@@ -31,20 +29,9 @@ def _resolve_credential(token: str, resource: str) -> Principal | None:
     same kind of Principal."""
     close_old_connections()
     try:
-        if token.startswith(API_KEY_PREFIX):
-            principal = principal_for_api_key(token)
-        else:
-            principal = principal_for_oauth_token(token, resource=resource)
-        if principal is None:
-            return None
-        return with_plan_rate(principal)
+        return bearer_principal(token, resource=resource)
     finally:
         close_old_connections()
-
-
-def with_plan_rate(principal: Principal) -> Principal:
-    """The principal with its team plan's per-credential request rate, which the gateway enforces."""
-    return replace(principal, requests_per_minute=Plan.of_team(principal.team_id).requests_per_minute)
 
 
 class CredentialVerifier:

@@ -7,13 +7,13 @@ from typing import Any
 
 from django.core import checks
 
+from mcp_gateway import tools
+from mcp_gateway.tooling import TOOLS
+from memory import store
+
 
 @checks.register()
 def tools_are_classified(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    from mcp_gateway import tools
-    from mcp_gateway.tooling import TOOLS
-    from memory.registry import STORE_FUNCTIONS
-
     errors: list[checks.CheckMessage] = []
     for name, member in inspect.getmembers(tools, inspect.iscoroutinefunction):
         if member.__module__ == tools.__name__ and name not in TOOLS:
@@ -25,7 +25,7 @@ def tools_are_classified(app_configs: Any = None, **kwargs: Any) -> list[checks.
                 )
             )
     for name, spec in TOOLS.items():
-        store_kind = STORE_FUNCTIONS.get(name)
+        store_kind = getattr(getattr(store, name, None), "store_kind", None)
         if store_kind is not None and store_kind != spec.kind:
             errors.append(
                 checks.Error(

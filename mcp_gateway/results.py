@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from mcp.types import CallToolResult, TextContent
 
-from accounts.errors import StoreError
+from memory.store import StoreError
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from billing.ratelimit import hit
+from edge.rate import ahit
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
 from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, calling_client, current_principal
 from mcp_gateway.results import error
@@ -82,7 +82,7 @@ class KnownbaseMCP(MCPServer[Any]):
             return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
         calling_client.set(_client_name(context))
         principal = current_principal()
-        decision = await hit(principal.rate_limit_key, principal.requests_per_minute)
+        decision = await ahit(principal.rate_limit_key, principal.requests_per_minute)
         if not decision.allowed:
             return error(
                 "rate_limited",

@@ -8,8 +8,8 @@ from typing import Any
 
 from django import forms
 
-from accounts.errors import StoreError
 from memory import inputs
+from memory.store import StoreError
 from web.forms import MultilineTextField
 
 _FIELD_IN_MESSAGE = re.compile(r"^`([a-z_]+)")

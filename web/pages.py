@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.models import Team
-from accounts.principal import Principal
+from memory.store import Principal
 from web.session import current_principal, signed_in_user
 
 

@@ -10,8 +10,8 @@ from typing import Any, cast
 
 from django import forms
 
-from accounts.errors import StoreError
 from memory import inputs
+from memory.store import StoreError
 from web.forms import MultilineTextField
 
 ANY = ""

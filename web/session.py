@@ -1,4 +1,5 @@
-"""The signed-in person's Principal: the session remembers the chosen team, resolved once per request.
+"""The signed-in person's Principal (edge.principals: the session remembers the chosen team, resolved
+once per request) for the pages.
 
 Every page that shows team data takes the Principal from `team_page` (or `manager_page`), so the same
 scope checks as the MCP tools apply: a team the user is not in is a 404.
@@ -15,51 +16,40 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from accounts.models import Membership, Team, User
-from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_session
+from accounts.models import Team, User
+from edge import principals
+from edge.principals import SESSION_TEAM_KEY, signed_in_user
+from memory.store import Principal
+
+__all__ = [
+    "TEAM_SESSION_KEY",
+    "account_page",
+    "choose_team",
+    "current_principal",
+    "current_team",
+    "manager_page",
+    "signed_in_user",
+    "team_page",
+]
 
 TEAM_SESSION_KEY = SESSION_TEAM_KEY
-_CACHE_ATTRIBUTE = "_knownbase_principal"
 
 P = ParamSpec("P")
 TeamView = Callable[Concatenate[HttpRequest, Principal, P], HttpResponse]
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
 
-def signed_in_user(request: HttpRequest) -> User | None:
-    user = request.user
-    return user if isinstance(user, User) and user.is_authenticated else None
-
-
 def current_principal(request: HttpRequest) -> Principal | None:
-    """The Principal of the session's team; when the user has left that team (or never chose one),
-    their first team becomes the session's. None for anonymous users and users in no team."""
-    if hasattr(request, _CACHE_ATTRIBUTE):
-        cached: Principal | None = getattr(request, _CACHE_ATTRIBUTE)
-        return cached
-    user = signed_in_user(request)
-    principal = None
-    if user is not None:
-        team_id = request.session.get(TEAM_SESSION_KEY)
-        if isinstance(team_id, int):
-            principal = principal_for_session(user, team_id)
-        if principal is None:
-            first = Membership.objects.filter(user=user).order_by("created_at", "pk").first()
-            if first is not None:
-                principal = principal_for_session(user, first.team_id)
-                request.session[TEAM_SESSION_KEY] = first.team_id
-    setattr(request, _CACHE_ATTRIBUTE, principal)
-    return principal
+    """The Principal of the session's team, else of the user's first team; None for anonymous users
+    and users in no team."""
+    return principals.session_principal(request)
 
 
 def choose_team(request: HttpRequest, team_id: int) -> Principal:
     """Act in `team_id` from now on; 404 when the user is not a member of it."""
-    user = signed_in_user(request)
-    principal = principal_for_session(user, team_id) if user is not None else None
+    principal = principals.choose_team(request, team_id)
     if principal is None:
         raise Http404("No such team.")
-    request.session[TEAM_SESSION_KEY] = team_id
-    setattr(request, _CACHE_ATTRIBUTE, principal)
     return principal
 
 

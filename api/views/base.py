@@ -18,11 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import InvalidArgument
-from accounts.principal import Principal
 from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
 from memory import inputs
+from memory.store import InvalidArgument, Principal
 
 F = TypeVar("F", bound=Callable[..., Any])
 

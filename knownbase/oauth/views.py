@@ -7,7 +7,6 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,11 +22,11 @@ from oauth2_provider.views.dynamic_client_registration import (
 
 from accounts import oauth
 from accounts.models import OAuthConnection, User
-from billing.ratelimit import hit
+from edge import rate
+from edge.client_address import client_address
 from knownbase.oauth.forms import ConsentForm
 from knownbase.oauth.redirects import is_loopback, redirect_uri_problem
 from knownbase.oauth.validator import CONSENT
-from mcp_gateway.ratelimit import forwarded_client
 from memory.models import Project
 
 # Grant types a registration may ask for: the authorization code flow and its refresh tokens.
@@ -97,14 +96,6 @@ class ConsentView(AuthorizationView):
         return super().create_authorization_response(request, scopes, credentials, allow)
 
 
-def client_address(request: HttpRequest) -> str:
-    # The same reading of X-Forwarded-For as the /mcp limit: only what the trusted proxies appended.
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
-    return forwarded_client(
-        str(request.META.get("REMOTE_ADDR", "unknown")), [str(forwarded)] if forwarded else []
-    )
-
-
 def _metadata_refusal(body: bytes) -> JsonResponse | None:
     """Our rules on top of DOT's validation of RFC 7591 client metadata: redirect URIs (http only
     on loopback) and grant types (the authorization code flow only)."""
@@ -136,7 +127,7 @@ class RegistrationView(DynamicClientRegistrationView):
     client address; registrations that never obtain a token are deleted after a day."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        decision = async_to_sync(hit)(
+        decision = rate.hit(
             f"oauth-register:{client_address(request)}", settings.OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE
         )
         if not decision.allowed:

@@ -18,8 +18,25 @@ each operation lives in the module of its resource:
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
+
+Entry points import nothing else from the domain, so the names they need alongside the functions
+are public here too: the Principal and its AuthMethod, the errors the store raises, `echo` (a
+caller's value as a message may repeat it) and how long an export link lives.
 """
 
+from accounts.errors import (
+    READ_ONLY_MESSAGE,
+    Forbidden,
+    InvalidArgument,
+    NotFound,
+    PlanLimit,
+    RateLimited,
+    Screened,
+    StoreError,
+    VersionConflict,
+)
+from accounts.principal import AuthMethod, Principal
+from memory.notes.scoping import echo
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
@@ -65,8 +82,21 @@ from memory.store.transfer import (
     start_import,
     transfer_job,
 )
+from memory.transfer.exporting import EXPORT_URL_TTL
 
 __all__ = [
+    "EXPORT_URL_TTL",
+    "READ_ONLY_MESSAGE",
+    "AuthMethod",
+    "Forbidden",
+    "InvalidArgument",
+    "NotFound",
+    "PlanLimit",
+    "Principal",
+    "RateLimited",
+    "Screened",
+    "StoreError",
+    "VersionConflict",
     "add_screening_rule",
     "bulk_update_notes",
     "checkpoint",
@@ -76,6 +106,7 @@ __all__ = [
     "create_project",
     "delete_note",
     "delete_screening_rule",
+    "echo",
     "export_content",
     "export_project",
     "get_changes_since",

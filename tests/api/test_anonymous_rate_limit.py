@@ -19,7 +19,7 @@ NOW = 1_800_000_000.0 - 40
 @pytest.fixture(autouse=True)
 def limited(settings, monkeypatch):
     settings.API_ANONYMOUS_PER_IP_PER_MINUTE = LIMIT
-    monkeypatch.setattr("billing.ratelimit.time", SimpleNamespace(time=lambda: NOW))
+    monkeypatch.setattr("edge.rate.time", SimpleNamespace(time=lambda: NOW))
     cache.clear()
     yield
     cache.clear()

@@ -1,19 +1,17 @@
-"""Credentials of the REST API: Bearer API key, Bearer OAuth token (resolver), the web session with
+"""Credentials of the REST API: Bearer API key, Bearer OAuth token, the web session with
 CSRF; no credential is 401 with WWW-Authenticate; the plan's rate per credential is 429."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 
-import accounts.principal
-from accounts.principal import SESSION_TEAM_KEY, AuthMethod
-from api import authentication
-from billing import ratelimit
+from accounts.principal import SESSION_TEAM_KEY
+from edge import rate
 from memory.models import Note
+from tests.accounts.oauth_tokens import dcr_application, issue
 from tests.api.conftest import Api
 
 
@@ -41,25 +39,20 @@ def test_a_revoked_key_is_401(api, cast):
     assert api.as_(raw).get("/projects").status == 401
 
 
-def test_an_oauth_token_acts_as_its_principal_once_accounts_resolves_it(api, cast, monkeypatch):
-    token = "oauth-access-token-for-mia"
-    assert api.as_(token).get("/projects").status == 401  # no OAuth resolver yet on this branch
-    member = replace(
-        cast.principal(cast.member),
-        auth_method=AuthMethod.OAUTH,
-        credential_id="oauth:c_1",
-        client_name="cursor",
-    )
-    monkeypatch.setattr(
-        accounts.principal,
-        "principal_for_oauth_token",
-        lambda raw: member if raw == token else None,
-        raising=False,
-    )
+def test_an_oauth_token_acts_as_its_connection(api, cast):
+    token, connection = issue(cast.member, cast.acme, application=dcr_application("Cursor"))
     assert api.as_(token).get("/projects").status == 200
     created = api.as_(token).post("/projects/payments/notes", {"title": "t", "body": "b"})
-    assert created.status == 201 and Note.objects.get(public_id=created.json["note"]["id"]).source == "cursor"
-    assert authentication.oauth_principal in authentication.BEARER_RESOLVERS
+    assert created.status == 201
+    assert Note.objects.get(public_id=created.json["note"]["id"]).source == connection.client_name == "Cursor"
+
+
+def test_a_read_only_or_foreign_oauth_token_is_held_to_it(api, cast):
+    reader, _ = issue(cast.member, cast.acme, read_only=True)
+    assert api.as_(reader).post("/projects/payments/notes", {"title": "t", "body": "b"}).status == 403
+    elsewhere, _ = issue(cast.member, cast.acme, resource="https://other.example/mcp")
+    assert api.as_(elsewhere).get("/projects").status == 401
+    assert not Note.objects.exists()
 
 
 @pytest.fixture
@@ -102,7 +95,7 @@ def test_a_session_without_a_team_or_in_another_team_is_401(browser, cast):
 
 
 def test_the_plans_rate_per_credential_is_429_with_retry_after(api, cast, monkeypatch):
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 6_000_000.0))  # mid-window
+    monkeypatch.setattr(rate, "time", SimpleNamespace(time=lambda: 6_000_000.0))  # mid-window
     cast.plan.requests_per_minute = 2
     cast.plan.save()
     assert [api.get("/usage").status for _ in range(2)] == [200, 200]

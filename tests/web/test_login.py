@@ -93,7 +93,7 @@ class _DownCache:
 
 
 def test_login_throttle_survives_a_broken_cache(client, cast, monkeypatch):
-    monkeypatch.setattr("web.throttle.cache", _DownCache())
+    monkeypatch.setattr("edge.rate.cache", _DownCache())
     assert _login(client, password="nope nope nope").status_code == 400
     assert _login(client).status_code == 302
 

@@ -152,6 +152,15 @@ def test_create_refuses_bad_input_with_form_errors(as_user, cast, data, message)
     assert Project.objects.filter(team=cast.acme).count() == 2
 
 
+def test_create_past_the_plan_s_project_cap_is_402_like_the_rest_api(as_user, cast):
+    cast.plan.max_projects = Project.objects.filter(team=cast.acme).count()
+    cast.plan.save()
+    response = as_user(cast.member, cast.acme).post("/projects/new/", {"name": "Mobile app"})
+    assert response.status_code == 402
+    assert f"allows {cast.plan.max_projects} projects" in response.content.decode()
+    assert not Project.objects.filter(name="Mobile app").exists()
+
+
 # ----------------------------------------------------------------------------------- context preview
 
 

@@ -15,9 +15,9 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_de
 from django.views.decorators.http import require_http_methods
 
 from accounts import actions
-from accounts.errors import StoreError
 from accounts.models import User
 from accounts.tokens import read_email_verification_token
+from memory.store import StoreError
 from web import mail, onboarding, tasks
 from web.forms import LoginForm, PasswordResetRequestForm, SignupForm
 from web.pages import page

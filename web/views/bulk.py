@@ -11,9 +11,9 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, NotFound, StoreError
-from accounts.principal import Principal
+from edge.errors import http_status
 from memory import store
+from memory.store import READ_ONLY_MESSAGE, Forbidden, NotFound, Principal, StoreError
 from web.pages import page
 from web.project_forms import BulkForm, store_error_on
 from web.session import team_page
@@ -76,7 +76,7 @@ def project_bulk(request: HttpRequest, principal: Principal, slug: str) -> HttpR
         refuse(error)
     except StoreError as error:
         store_error_on(form, error, {"ids": "note"})
-        status = 422 if error.code == "screened" else 400
+        status = http_status(error)
         return page(request, "web/bulk_confirm.html", context, principal=principal, status=status)
     _report(request, result, {note["id"]: note["title"] for note in selection["notes"]})
     return redirect(back)

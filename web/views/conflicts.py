@@ -6,7 +6,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -14,9 +13,9 @@ from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.errors import StoreError
-from accounts.principal import Principal
+from edge.errors import raise_for_access
 from memory import inputs, store
+from memory.store import Principal, StoreError
 from web.pages import page
 from web.session import team_page
 
@@ -89,10 +88,7 @@ def conflict_resolve(request: HttpRequest, principal: Principal) -> HttpResponse
             b_version=data["b_version"],
         )
     except StoreError as error:
-        if error.code == "forbidden":
-            raise PermissionDenied(error.message) from None
-        if error.code == "not_found":
-            raise Http404(error.message) from None
+        raise_for_access(error)
         return _answer(request, error.message)
     titles = {"a": result["a"]["title"], "b": result["b"]["title"] if result["b"] else ""}
     wording = DONE if result["b"] else LONE_DONE

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import ApiKey, Membership
-from accounts.principal import Principal
 from memory import store
+from memory.store import Principal
 from web.pages import page
 from web.session import signed_in_user, team_page
 from web.views.projects import note_url, when

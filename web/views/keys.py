@@ -12,11 +12,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts import actions
-from accounts.errors import StoreError
 from accounts.models import ApiKey, Role
-from accounts.principal import Principal
 from billing import actions as billing_actions
+from edge.errors import http_status
 from memory.models import Project
+from memory.store import Principal, StoreError
 from web.client_configs import all_configs
 from web.forms import KeyForm
 from web.pages import page
@@ -87,7 +87,7 @@ def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
         )
     except StoreError as error:
         form.add_error(None, error.message)
-        return _keys_page(request, principal, form, status=403 if error.code == "plan_limit" else 400)
+        return _keys_page(request, principal, form, status=http_status(error))
     context = {
         "key": key,
         "raw_key": raw,

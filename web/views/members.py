@@ -9,12 +9,12 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import actions
-from accounts.errors import StoreError
 from accounts.models import Invitation, Membership, Role
-from accounts.principal import Principal
 from billing import actions as billing_actions
 from billing import caps
 from billing.models import Plan
+from edge.errors import http_status
+from memory.store import Principal, StoreError
 from web import mail, onboarding
 from web.forms import InvitedSignupForm, InviteForm, MemberForm, RoleForm, role_choices
 from web.pages import page
@@ -78,9 +78,7 @@ def invite(request: HttpRequest, principal: Principal) -> HttpResponse:
         )
     except StoreError as error:
         form.add_error(None, error.message)
-        return _members_page(
-            request, principal, form, status=403 if error.code in ("forbidden", "plan_limit") else 400
-        )
+        return _members_page(request, principal, form, status=http_status(error))
     if mail.send_invitation(invitation, token, user):
         messages.success(request, f"Invitation sent to {invitation.email}.")
     else:

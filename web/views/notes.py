@@ -13,9 +13,15 @@ from django.shortcuts import redirect
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, NotFound, PlanLimit, StoreError, VersionConflict
-from accounts.principal import Principal
+from edge.errors import http_status, raise_for_access
 from memory import store
+from memory.store import (
+    READ_ONLY_MESSAGE,
+    NotFound,
+    Principal,
+    StoreError,
+    VersionConflict,
+)
 from web.diffs import side_by_side
 from web.markdown import render_markdown
 from web.note_forms import DeleteForm, NoteForm, add_store_error
@@ -49,10 +55,7 @@ def require_writer(principal: Principal) -> None:
 
 def refused(error: StoreError) -> None:
     """Scope and permission refusals are pages of their own, not form errors."""
-    if isinstance(error, NotFound):
-        raise Http404(error.message)
-    if isinstance(error, Forbidden):
-        raise PermissionDenied(error.message)
+    raise_for_access(error)
 
 
 def base_context(slug: str, details: dict[str, Any], principal: Principal) -> dict[str, Any]:
@@ -261,7 +264,7 @@ def note_restore(request: HttpRequest, principal: Principal, slug: str, note_id:
             principal,
             slug,
             details,
-            {**action, "error": error.message, "status": 403 if isinstance(error, PlanLimit) else 400},
+            {**action, "error": error.message, "status": http_status(error)},
         )
     messages.success(request, "Note restored.")
     return redirect("web:note", current["project"], current["id"])

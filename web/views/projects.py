@@ -10,15 +10,15 @@ from typing import Any, NoReturn
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.errors import Forbidden, NotFound, StoreError
 from accounts.models import Membership
-from accounts.principal import Principal
+from edge.errors import http_status, raise_for_access
 from memory import store
+from memory.store import Forbidden, NotFound, Principal, StoreError
 from web.pages import page
 from web.project_forms import (
     RELEVANCE,
@@ -43,10 +43,7 @@ SEARCH_MODES = {
 
 def refuse(error: StoreError) -> NoReturn:
     """A store refusal that is the page's answer, not a form error: 404 or 403."""
-    if isinstance(error, NotFound):
-        raise Http404(error.message)
-    if isinstance(error, Forbidden):
-        raise PermissionDenied(error.message)
+    raise_for_access(error)
     raise error
 
 
@@ -141,7 +138,7 @@ def project_page(request: HttpRequest, principal: Principal, slug: str) -> HttpR
             refuse(error)
         except StoreError as error:
             store_error_on(form, error, FILTER_ARGUMENTS)
-            status = 400
+            status = http_status(error)
     context = {
         "project": project,
         "form": form,
@@ -186,7 +183,7 @@ def project_create(request: HttpRequest, principal: Principal) -> HttpResponse:
                 refuse(error)
             except StoreError as error:
                 store_error_on(form, error)
-                status = 403 if error.code == "plan_limit" else 400
+                status = http_status(error)
             else:
                 slug = created["project"]["slug"]
                 messages.success(request, f"Project “{created['project']['name']}” created.")
@@ -257,7 +254,7 @@ def context_preview(request: HttpRequest, principal: Principal, slug: str) -> Ht
             refuse(error)
         except StoreError as error:
             store_error_on(form, error)
-            status = 400
+            status = http_status(error)
         else:
             context["answer"] = response
             link = note_url(project["slug"])

@@ -11,9 +11,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.errors import NotFound, StoreError, VersionConflict
-from accounts.principal import Principal
 from memory import inputs, store
+from memory.store import NotFound, Principal, StoreError, VersionConflict
 from web.diffs import field_changes, side_by_side
 from web.markdown import render_markdown
 from web.note_forms import VersionForm

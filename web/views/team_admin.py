@@ -10,16 +10,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.errors import NotFound, StoreError
 from accounts.models import Membership
-from accounts.principal import Principal
-from billing_web.usage import usage_rows
+from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.models import Project
+from memory.store import NotFound, Principal, StoreError
 from web.pages import page
-from web.refusals import raise_for_access
 from web.session import team_page
 from web.transfer_forms import AuditFilterForm, ScreeningRuleForm
+from web.usage import usage_rows
 
 AUDIT_PAGE = 50
 
@@ -96,7 +95,7 @@ def audit(request: HttpRequest, principal: Principal) -> HttpResponse:
     except StoreError as error:
         raise_for_access(error)
         form.add_error(None, error.message)
-        status = 400
+        status = http_status(error)
     query = request.GET.copy()
     query.pop("before", None)
     context = {

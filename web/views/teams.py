@@ -8,9 +8,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import actions
-from accounts.errors import StoreError
 from accounts.models import Membership, User
-from accounts.principal import Principal
+from memory.store import Principal, StoreError
 from web.forms import TeamForm
 from web.pages import page
 from web.session import account_page, choose_team, current_principal, current_team, manager_page

@@ -12,12 +12,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from accounts.errors import InvalidArgument, StoreError
-from accounts.principal import Principal
+from edge.errors import raise_for_access
 from memory import store
-from memory.transfer.exporting import EXPORT_URL_TTL
+from memory.store import EXPORT_URL_TTL, InvalidArgument, Principal, StoreError
 from web.pages import page
-from web.refusals import raise_for_access
 from web.session import team_page
 from web.transfer_forms import ExportForm, ImportForm
 

@@ -14,9 +14,10 @@ from typing import Any
 import anyio
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from accounts.principal import AuthMethod, principal_for_api_key
-from mcp_gateway.auth import process_principal, with_plan_rate
+from edge.principals import api_key_principal
+from mcp_gateway.auth import process_principal
 from mcp_gateway.server import build_server
+from memory.store import AuthMethod
 
 
 class Command(BaseCommand):
@@ -30,10 +31,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         raw_key = options["api_key"] or os.environ.get("KNOWNBASE_API_KEY", "")
-        principal = principal_for_api_key(raw_key.strip(), client_name="stdio") if raw_key else None
+        principal = api_key_principal(raw_key.strip(), client_name="stdio") if raw_key else None
         if principal is None:
             raise CommandError("Set KNOWNBASE_API_KEY to a valid, unrevoked API key (kb_...).")
         server = build_server(core_only=options["toolset"] == "core", http=False)
         # The same key, but the process is the credential: audit rows say stdio, not api_key.
-        process_principal.set(with_plan_rate(replace(principal, auth_method=AuthMethod.STDIO)))
+        process_principal.set(replace(principal, auth_method=AuthMethod.STDIO))
         anyio.run(server.run_stdio_async)

@@ -1,0 +1,64 @@
+"""Store errors → HTTP status and body: the one table REST and the web both answer with, so a
+refusal (a plan limit above all) has one status whichever door it came through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from accounts.errors import (
+    Forbidden,
+    InvalidArgument,
+    NotFound,
+    PlanLimit,
+    RateLimited,
+    Screened,
+    StoreError,
+    VersionConflict,
+)
+
+STATUS: dict[type[StoreError], int] = {
+    InvalidArgument: 400,
+    PlanLimit: 402,  # Payment Required: the plan, not the person, is what stands in the way
+    Forbidden: 403,
+    NotFound: 404,
+    VersionConflict: 409,
+    Screened: 422,
+    RateLimited: 429,
+    StoreError: 500,
+}
+STATUS_BY_CODE: dict[str, int] = {error.code: status for error, status in STATUS.items()}
+INTERNAL_MESSAGE = "The server failed to complete this request; nothing was changed. Retry later."
+
+
+def http_status(error: StoreError) -> int:
+    """The status of the most specific class of `error` in the table."""
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return STATUS[StoreError]
+
+
+def error_body(error: StoreError) -> dict[str, Any]:
+    """`{"error": {"code", "message", ...details}}`; an internal error tells nothing of its cause."""
+    if http_status(error) >= 500:
+        return {"error": {"code": StoreError.code, "message": INTERNAL_MESSAGE}}
+    return {"error": error.as_dict()}
+
+
+def error_headers(error: StoreError) -> dict[str, str]:
+    """Headers the status needs: when to retry a rate-limited request."""
+    if isinstance(error, RateLimited) and "retry_after" in error.details:
+        return {"Retry-After": str(error.details["retry_after"])}
+    return {}
+
+
+def raise_for_access(error: StoreError) -> None:
+    """A page's own answer to a scope or permission refusal: a foreign id is a 404 and a forbidden
+    write a 403, exactly as the store says. Other refusals are left to the page to show in its form."""
+    if isinstance(error, NotFound):
+        raise Http404(error.message)
+    if isinstance(error, Forbidden):
+        raise PermissionDenied(error.message)

@@ -11,10 +11,10 @@ from django.utils.text import slugify
 
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
+from accounts.limits import TEAM_NAME
 from accounts.models import ApiKey, Invitation, Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
 
-MAX_TEAM_NAME = 100
 LAST_OWNER_MESSAGE = "A team needs at least one owner: make someone else owner first."
 
 
@@ -168,8 +168,8 @@ def rename_team(team: Team, name: str, actor: Principal | None = None) -> Team:
     clean = " ".join(name.split())
     if not clean:
         raise InvalidArgument("A team needs a name.")
-    if len(clean) > MAX_TEAM_NAME:
-        raise InvalidArgument(f"A team name has at most {MAX_TEAM_NAME} characters.")
+    if len(clean) > TEAM_NAME.max_length:
+        raise InvalidArgument(f"A team name has at most {TEAM_NAME.max_length} characters.")
     team.name = clean
     team.save(update_fields=["name"])
     audit.record(actor, "team.renamed", team_id=team.pk, object_id=team.slug)

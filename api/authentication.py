@@ -23,12 +23,12 @@ import accounts.principal
 from accounts.models import User
 from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_api_key, principal_for_session
 from billing.models import Plan
+from memory import inputs
 
 # The client name REST writes are recorded with. Fixed rather than taken from User-Agent: the name
 # is stored on notes, revisions and audit rows, and a header is not screened like an argument.
 CLIENT_NAME = "rest-api"
 BEARER_CHALLENGE = 'Bearer realm="knownbase"'
-MAX_TOKEN = 4096
 
 BearerResolver = Callable[[str], Principal | None]
 
@@ -66,7 +66,7 @@ class BearerAuthentication(BaseAuthentication):
         if scheme.lower() != b"bearer":
             return None
         token = token.strip()
-        if not token or b" " in token or len(token) > MAX_TOKEN:
+        if not token or b" " in token or len(token) > inputs.BEARER_TOKEN.max_length:
             raise AuthenticationFailed("The Authorization header must be `Bearer <credential>`.")
         try:
             raw = token.decode("ascii")

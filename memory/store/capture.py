@@ -9,6 +9,7 @@ from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from memory import (
     idempotency,
+    inputs,
     registry,
     remembering,
     validation,
@@ -70,16 +71,16 @@ CHECKPOINT_ITEM_TYPES = {
     "failed_approaches": NoteType.FAILED_APPROACH,
 }
 
-MAX_CHECKPOINT_ITEMS = 30
-
 
 def _items(values: Any, field: str) -> list[str]:
     if values is None:
         return []
     if not isinstance(values, list):
         raise InvalidArgument(f"`{field}` must be a list of strings.")
-    if len(values) > MAX_CHECKPOINT_ITEMS:
-        raise InvalidArgument(f"`{field}` holds {len(values)} items; the limit is {MAX_CHECKPOINT_ITEMS}.")
+    if len(values) > inputs.CHECKPOINT_ITEMS.max_items:
+        raise InvalidArgument(
+            f"`{field}` holds {len(values)} items; the limit is {inputs.CHECKPOINT_ITEMS.max_items}."
+        )
     return [validation.text(v, f"{field}[]", limit=validation.MAX_BODY, required=True) for v in values]
 
 

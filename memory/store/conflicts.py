@@ -56,7 +56,9 @@ def list_conflicts(
         low=int(inputs.CONFLICT_LIMIT.minimum),
         high=int(inputs.CONFLICT_LIMIT.maximum),
     )
-    start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
+    start = validation.bounded_int(
+        offset, "offset", default=0, low=int(inputs.COUNT.minimum), high=int(inputs.COUNT.maximum)
+    )
     found = sorted(open_conflicts(principal, projects), key=lambda c: (c.updated_at, c.a.pk), reverse=True)
     page = found[start : start + count]
     more = len(found) > start + count

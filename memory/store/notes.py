@@ -123,7 +123,9 @@ def list_notes(
     )
     if cursor is not None and offset is not None:
         raise InvalidArgument("Pass either `cursor` or `offset`, not both: prefer `cursor`.")
-    start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
+    start = validation.bounded_int(
+        offset, "offset", default=0, low=int(inputs.COUNT.minimum), high=int(inputs.COUNT.maximum)
+    )
     total = notes.count()
     if cursor is not None:
         notes = notes.filter(listing.decode(cursor, target, question, order))

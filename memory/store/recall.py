@@ -38,7 +38,13 @@ def search_notes(
     include_body: bool | None = False,
 ) -> dict[str, Any]:
     text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
-    count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
+    count = validation.bounded_int(
+        limit,
+        "limit",
+        default=inputs.SEARCH_LIMIT.whole_default,
+        low=int(inputs.SEARCH_LIMIT.minimum),
+        high=int(inputs.SEARCH_LIMIT.maximum),
+    )
     with_body = validation.flag(include_body, "include_body")
     # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
     wants_semantic = validation.flag(True if semantic is None else semantic, "semantic")
@@ -91,7 +97,11 @@ def get_context(
         None
         if max_tokens is None
         else validation.bounded_int(
-            max_tokens, "max_tokens", default=0, low=context.MIN_BUDGET, high=context.MAX_BUDGET
+            max_tokens,
+            "max_tokens",
+            default=0,
+            low=int(inputs.CONTEXT_MAX_TOKENS.minimum),
+            high=int(inputs.CONTEXT_MAX_TOKENS.maximum),
         )
     )
     plan = team_plan(principal)

@@ -36,9 +36,6 @@ from memory.transfer.exporting import (
     REVISION_FIELDS,
 )
 
-MAX_OLD_ID = 64  # ids of the exporting server: ours are shorter, another server's may not be
-MAX_EMAIL = 254
-MAX_INT = 2**31 - 1  # PositiveIntegerField
 _BATCH = 1000
 
 
@@ -81,8 +78,8 @@ def _optional_text(value: Any, path: str, limit: int) -> str | None:
 
 
 def _int(value: Any, path: str, minimum: int = 0) -> int:
-    if type(value) is not int or not minimum <= value <= MAX_INT:
-        _fail(path, f"must be an integer from {minimum} to {MAX_INT}")
+    if type(value) is not int or not minimum <= value <= inputs.MAX_INT:
+        _fail(path, f"must be an integer from {minimum} to {inputs.MAX_INT}")
     return value
 
 
@@ -205,7 +202,7 @@ def _parse_revision(value: Any, path: str) -> _RevisionIn:
         body=_text(data["body"], f"{path}.body", inputs.BODY.max_length),
         tags=_tags(data["tags"], f"{path}.tags"),
         importance=_importance(data["importance"], f"{path}.importance"),
-        edited_by=_optional_text(data["edited_by"], f"{path}.edited_by", MAX_EMAIL),
+        edited_by=_optional_text(data["edited_by"], f"{path}.edited_by", inputs.EMAIL.max_length),
         client=_text(data["client"], f"{path}.client", inputs.SOURCE.max_length),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )
@@ -214,7 +211,7 @@ def _parse_revision(value: Any, path: str) -> _RevisionIn:
 def _parse_note(value: Any, path: str) -> _NoteIn:
     data = _object(value, path, NOTE_FIELDS)
     note = _NoteIn(
-        id=_text(data["id"], f"{path}.id", MAX_OLD_ID, required=True),
+        id=_text(data["id"], f"{path}.id", inputs.EXPORTED_ID.max_length, required=True),
         type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
         status=_choice(data["status"], f"{path}.status", inputs.NOTE_STATUSES),
         title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
@@ -224,14 +221,16 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
         visibility=_choice(data["visibility"], f"{path}.visibility", inputs.VISIBILITIES),
         source=_text(data["source"], f"{path}.source", inputs.SOURCE.max_length),
         version=_int(data["version"], f"{path}.version", minimum=1),
-        author=_optional_text(data["author"], f"{path}.author", MAX_EMAIL),
+        author=_optional_text(data["author"], f"{path}.author", inputs.EMAIL.max_length),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
         updated_at=_datetime(data["updated_at"], f"{path}.updated_at"),
         deleted_at=_optional_datetime(data["deleted_at"], f"{path}.deleted_at"),
         delete_reason=_text(data["delete_reason"], f"{path}.delete_reason", inputs.DELETE_REASON.max_length),
         access_count=_int(data["access_count"], f"{path}.access_count"),
         last_accessed_at=_optional_datetime(data["last_accessed_at"], f"{path}.last_accessed_at"),
-        superseded_by=_optional_text(data["superseded_by"], f"{path}.superseded_by", MAX_OLD_ID),
+        superseded_by=_optional_text(
+            data["superseded_by"], f"{path}.superseded_by", inputs.EXPORTED_ID.max_length
+        ),
         revisions=_each(data["revisions"], f"{path}.revisions", _parse_revision),
     )
     seen: set[int] = set()
@@ -245,8 +244,8 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
 def _parse_link(value: Any, path: str) -> _LinkIn:
     data = _object(value, path, LINK_FIELDS)
     return _LinkIn(
-        from_id=_text(data["from"], f"{path}.from", MAX_OLD_ID, required=True),
-        to_id=_text(data["to"], f"{path}.to", MAX_OLD_ID, required=True),
+        from_id=_text(data["from"], f"{path}.from", inputs.EXPORTED_ID.max_length, required=True),
+        to_id=_text(data["to"], f"{path}.to", inputs.EXPORTED_ID.max_length, required=True),
         kind=_choice(data["kind"], f"{path}.kind", inputs.LINK_KINDS),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )

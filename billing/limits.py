@@ -1,0 +1,13 @@
+"""Limits of what billing stores; memory.inputs re-exports them with every other limit."""
+
+from __future__ import annotations
+
+from accounts.limits import TextInput
+
+PLAN_CODE = TextInput(30)
+PLAN_NAME = TextInput(60)
+STRIPE_PRICE_ID = TextInput(100)
+# Stripe documents no length for its object ids; 255 is the widest a column usually gets.
+STRIPE_ID = TextInput(255)
+STRIPE_EVENT_TYPE = TextInput(100)
+STRIPE_EVENT_OUTCOME = TextInput(200)

@@ -11,7 +11,7 @@ from django.utils.text import slugify
 
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
-from accounts.limits import TEAM_NAME
+from accounts.limits import TEAM_NAME, TEAM_SLUG
 from accounts.models import ApiKey, Invitation, Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
 
@@ -23,10 +23,14 @@ def create_user(email: str, password: str | None = None, name: str = "") -> User
     return User.objects.create_user(email=email, password=password, name=name)
 
 
+# Room left in a team slug for the suffix that makes a taken one unique ("-" and four hex digits).
+_SUFFIX_ROOM = 10
+
+
 @transaction.atomic
 def create_team(owner: User, name: str, slug: str | None = None) -> Team:
     """A team with `owner` as its owner; it is on the default plan until billing moves it."""
-    base = slugify(slug or name)[:50] or "team"
+    base = slugify(slug or name)[: TEAM_SLUG.max_length - _SUFFIX_ROOM] or "team"
     candidate = base
     while Team.objects.filter(slug=candidate).exists():
         candidate = f"{base}-{secrets.token_hex(2)}"

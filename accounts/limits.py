@@ -52,6 +52,7 @@ CLIENT_NAME = TextInput(100, "which client wrote it")  # the MCP client's name, 
 AUTH_METHOD = TextInput(20)
 ACTION = TextInput(60)
 AUDIT_OBJECT_ID = TextInput(40)
+AUDIT_EVENT_ID = TextInput(40, "An audit event's id, to page on from.")
 
 # Stored forms the server generates: opaque public ids (prefix + accounts.ids.ID_LENGTH characters)
 # and SHA-256 hex digests.

@@ -11,3 +11,5 @@ STRIPE_PRICE_ID = TextInput(100)
 STRIPE_ID = TextInput(255)
 STRIPE_EVENT_TYPE = TextInput(100)
 STRIPE_EVENT_OUTCOME = TextInput(200)
+# The failure a handler raised, as recorded with the event.
+STRIPE_EVENT_ERROR = TextInput(2_000)

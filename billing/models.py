@@ -191,7 +191,7 @@ class StripeEvent(models.Model):
     )
     attempts = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=limits.STRIPE_EVENT_OUTCOME.max_length, blank=True)
-    error = models.TextField(blank=True)
+    error = models.TextField(max_length=limits.STRIPE_EVENT_ERROR.max_length, blank=True)
     received_at = models.DateTimeField(default=timezone.now)
     processed_at = models.DateTimeField(null=True, blank=True)
 

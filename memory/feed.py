@@ -81,21 +81,9 @@ def changes_since(
     """One page of the project's changes, oldest first: `{changes, has_more, cursor}`.
 
     `project` must already be resolved and visible to the caller."""
-    limit = validation.bounded_int(
-        limit,
-        "limit",
-        default=inputs.FEED_LIMIT.whole_default,
-        low=int(inputs.FEED_LIMIT.minimum),
-        high=int(inputs.FEED_LIMIT.maximum),
-    )
+    limit = validation.declared_int(limit, "limit", inputs.FEED_LIMIT)
     if max_tokens is not None:
-        max_tokens = validation.bounded_int(
-            max_tokens,
-            "max_tokens",
-            default=0,
-            low=int(inputs.FEED_MAX_TOKENS.minimum),
-            high=int(inputs.FEED_MAX_TOKENS.maximum),
-        )
+        max_tokens = validation.declared_int(max_tokens, "max_tokens", inputs.FEED_MAX_TOKENS)
     since = _blank_to_none(since, "since")
     cursor = _blank_to_none(cursor, "cursor")
     if since is not None and cursor is not None:

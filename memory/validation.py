@@ -177,6 +177,17 @@ def bounded_int(value: Any, field: str, *, default: int, low: int, high: int) ->
     return value
 
 
+def declared_int(value: Any, field: str, spec: inputs.NumberInput, *, default: int | None = None) -> int:
+    """A whole number within its declaration in memory.inputs; None is `default`, else the declared one."""
+    return bounded_int(
+        value,
+        field,
+        default=spec.whole_default if default is None else default,
+        low=int(spec.minimum),
+        high=int(spec.maximum),
+    )
+
+
 def note_id(value: Any, field: str = "id") -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidArgument(f"`{field}` must be a note id such as 'n_7Kx2…'.")

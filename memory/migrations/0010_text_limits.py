@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memory', '0009_note_team_live_index'),
+        ("memory", "0009_note_team_live_index"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='note',
-            name='body',
+            model_name="note",
+            name="body",
             field=models.TextField(blank=True, max_length=50000),
         ),
         migrations.AlterField(
-            model_name='noterevision',
-            name='body',
+            model_name="noterevision",
+            name="body",
             field=models.TextField(blank=True, max_length=50000),
         ),
         migrations.AlterField(
-            model_name='project',
-            name='agent_instructions',
+            model_name="project",
+            name="agent_instructions",
             field=models.TextField(blank=True, max_length=20000),
         ),
         migrations.AlterField(
-            model_name='project',
-            name='summary',
+            model_name="project",
+            name="summary",
             field=models.TextField(blank=True, max_length=20000),
         ),
     ]

@@ -200,13 +200,7 @@ def _project_detail(project: Project, notes: int) -> dict[str, Any]:
 
 def _clean_budget(value: Any) -> int | None:
     """A default context budget, or None for 0 (the detail level's budget applies again)."""
-    budget = validation.bounded_int(
-        value,
-        "default_context_budget",
-        default=0,
-        low=int(inputs.PROJECT_CONTEXT_BUDGET.minimum),
-        high=int(inputs.PROJECT_CONTEXT_BUDGET.maximum),
-    )
+    budget = validation.declared_int(value, "default_context_budget", inputs.PROJECT_CONTEXT_BUDGET)
     if budget and budget < inputs.CONTEXT_MAX_TOKENS.minimum:
         raise InvalidArgument(
             f"`default_context_budget` must be 0 (none) or from {int(inputs.CONTEXT_MAX_TOKENS.minimum)} "

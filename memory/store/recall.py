@@ -38,13 +38,7 @@ def search_notes(
     include_body: bool | None = False,
 ) -> dict[str, Any]:
     text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
-    count = validation.bounded_int(
-        limit,
-        "limit",
-        default=inputs.SEARCH_LIMIT.whole_default,
-        low=int(inputs.SEARCH_LIMIT.minimum),
-        high=int(inputs.SEARCH_LIMIT.maximum),
-    )
+    count = validation.declared_int(limit, "limit", inputs.SEARCH_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
     wants_semantic = validation.flag(True if semantic is None else semantic, "semantic")
@@ -96,13 +90,7 @@ def get_context(
     explicit = (
         None
         if max_tokens is None
-        else validation.bounded_int(
-            max_tokens,
-            "max_tokens",
-            default=0,
-            low=int(inputs.CONTEXT_MAX_TOKENS.minimum),
-            high=int(inputs.CONTEXT_MAX_TOKENS.maximum),
-        )
+        else validation.declared_int(max_tokens, "max_tokens", inputs.CONTEXT_MAX_TOKENS)
     )
     plan = team_plan(principal)
     plan_default = plan.default_context_budget
@@ -139,6 +127,6 @@ def get_changes_since(
         cursor=cursor,
         types=types,
         statuses=statuses,
-        limit=50 if limit is None else limit,
+        limit=inputs.FEED_LIMIT.whole_default if limit is None else limit,
         max_tokens=max_tokens,
     )

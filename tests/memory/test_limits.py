@@ -75,6 +75,7 @@ MODEL_LIMITS: dict[str, Limit] = {
     "model:billing.StripeEvent.event_id": inputs.STRIPE_ID,
     "model:billing.StripeEvent.type": inputs.STRIPE_EVENT_TYPE,
     "model:billing.StripeEvent.outcome": inputs.STRIPE_EVENT_OUTCOME,
+    "model:billing.StripeEvent.error": inputs.STRIPE_EVENT_ERROR,
     "model:memory.Project.public_id": inputs.PUBLIC_ID,
     "model:memory.Project.slug": inputs.PROJECT_SLUG,
     "model:memory.Project.name": inputs.PROJECT_NAME,
@@ -199,7 +200,6 @@ EXEMPT: dict[str, str] = {
     "model:accounts.ApiKey.lookup": "generated: exactly the key format's lookup length (accounts.models)",
     "model:memory.Note.tags": "PostgreSQL keeps no array size (the store caps the count at TAGS)",
     "model:memory.NoteRevision.tags": "PostgreSQL keeps no array size (copied from a note's tags)",
-    "model:billing.StripeEvent.error": "written by the server: the failure it recorded",
     "model:memory.TransferJob.error": "written by the server: the failure it recorded",
     "model:memory.TransferJob.content": "an uploaded file, bounded in bytes by settings.IMPORT_MAX_BYTES",
     "form:ConsentForm.*": "the OAuth request's parameters, carried through the consent page and "

@@ -3,9 +3,11 @@
 The limits are written in accounts.limits, billing.limits and memory.limits (each where the lowest
 model that stores it may import it) and re-exported here: this module is the one place to read them.
 
-The store's checks (memory.validation), the importer (memory.transfer), the MCP input schemas
-(mcp_gateway.tools) and the REST serializers and web forms all read these declarations, so a value
-one entry point accepts is never one another refuses. Choices come from the models' TextChoices.
+The model fields, the store's checks (memory.validation), the importer (memory.transfer), the MCP
+argument types (mcp_gateway.arguments), the REST serializers and the web forms all read these
+declarations, so a value one entry point accepts is never one another refuses or a column cannot
+hold; tests/memory/test_limits.py fails on a bound anywhere that disagrees. Choices come from the
+models' TextChoices.
 """
 
 from __future__ import annotations

@@ -10,10 +10,12 @@ choices, which memory.inputs reads.
 
 from __future__ import annotations
 
+import ast
 import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +32,11 @@ from tests.api.schema import METHODS, openapi
 Limit = inputs.TextInput | inputs.ListInput | inputs.NumberInput
 Range = tuple[int | float | None, int | float | None]
 
+ROOT = Path(__file__).resolve().parents[2]
 DOMAIN_APPS = ("accounts", "billing", "memory")
 ENTRY_POINT_APPS = ("web", "billing_web", "api", "mcp_gateway", "knownbase")
+# Keyword arguments that bound an input in Django, DRF and pydantic.
+BOUND_KEYWORDS = frozenset({"max_length", "max_value", "min_value", "max_items", "le", "ge", "lt", "gt"})
 
 
 @dataclass(frozen=True)
@@ -374,7 +379,33 @@ def form_bounds(form_classes: Iterable[type[forms.Form]]) -> Iterator[Bound]:
                 yield Bound(where, field_name, "range", (_number(field.min_value), _number(field.max_value)))
 
 
+def literal_bounds(root: Path = ROOT) -> list[str]:
+    """Bounds written as number literals in the apps' source: each is a second declaration, even
+    while it agrees. A choice column's width (a call that also passes choices) is checked against
+    its choices instead."""
+    found = []
+    for app in (*DOMAIN_APPS, *ENTRY_POINT_APPS):
+        for path in sorted((root / app).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, ast.Call) or any(k.arg == "choices" for k in node.keywords):
+                    continue
+                for keyword in node.keywords:
+                    value = keyword.value
+                    if keyword.arg not in BOUND_KEYWORDS or not isinstance(value, ast.Constant):
+                        continue
+                    number = value.value
+                    if isinstance(number, int | float) and not isinstance(number, bool):
+                        found.append(f"{path.relative_to(root)}:{value.lineno} {keyword.arg}={number}")
+    return found
+
+
 # The walk.
+
+
+def test_no_bound_is_written_as_a_literal() -> None:
+    assert literal_bounds() == []
 
 
 def test_every_model_text_field_has_its_declared_length() -> None:
@@ -406,6 +437,23 @@ def test_the_web_forms_carry_the_declared_limits() -> None:
     form_classes = entry_point_forms()
     assert {"NoteForm", "TeamForm", "KeyForm", "ProjectSettingsForm"} <= {f.__name__ for f in form_classes}
     assert disagreements(form_bounds(form_classes), declared_for_argument) == []
+
+
+def test_every_entry_of_the_tables_here_names_a_field_that_exists() -> None:
+    models_seen = {b.name for b in model_bounds()} | {
+        f"model:{f.model._meta.label}.{f.name}" for f in choice_fields()
+    }
+    arguments = [
+        *rest_bounds(openapi()),
+        *mcp_bounds(mcp_schemas()),
+        *form_bounds(entry_point_forms()),
+    ]
+    forms_seen = {f"form:{form_class.__name__}" for form_class in entry_point_forms()}
+    assert set(MODEL_LIMITS) - models_seen == set()
+    assert set(ARGUMENTS_IN) - {b.name for b in arguments} == set()
+    assert set(ARGUMENTS) - {b.field for b in arguments} == set()
+    stale = {key for key in EXEMPT if key not in models_seen and key.removesuffix(".*") not in forms_seen}
+    assert stale == set()
 
 
 def test_every_declared_number_has_its_default_in_range() -> None:
@@ -456,3 +504,15 @@ def test_a_form_field_with_a_wrong_literal_or_no_declaration_is_caught() -> None
         "form:PlantedForm.nickname: no declared limit (length 80)",
         f"form:PlantedForm.title: length 299, declared {inputs.TITLE.max_length}",
     ]
+
+
+def test_a_literal_bound_in_the_source_is_caught(tmp_path: Path) -> None:
+    for app in (*DOMAIN_APPS, *ENTRY_POINT_APPS):
+        (tmp_path / app).mkdir()
+    (tmp_path / "web" / "planted.py").write_text(
+        "from django import forms\n\n"
+        "class PlantedForm(forms.Form):\n"
+        "    name = forms.CharField(max_length=100)\n"
+        "    role = forms.CharField(max_length=10, choices=[('a', 'A')])\n"
+    )
+    assert literal_bounds(tmp_path) == ["web/planted.py:4 max_length=100"]

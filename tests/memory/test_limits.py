@@ -34,7 +34,7 @@ Range = tuple[int | float | None, int | float | None]
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN_APPS = ("accounts", "billing", "memory")
-ENTRY_POINT_APPS = ("web", "billing_web", "api", "mcp_gateway", "knownbase")
+ENTRY_POINT_APPS = ("web", "billing_web", "api", "mcp_gateway", "knownbase", "edge")
 # Keyword arguments that bound an input in Django, DRF and pydantic.
 BOUND_KEYWORDS = frozenset({"max_length", "max_value", "min_value", "max_items", "le", "ge", "lt", "gt"})
 

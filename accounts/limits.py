@@ -37,7 +37,7 @@ class ListInput:
 # What people type.
 EMAIL = TextInput(254, "A team member's email address.")  # RFC 5321's longest usable address
 DISPLAY_NAME = TextInput(150, "The person's name, as shown to their team.")
-PASSWORD = TextInput(128)  # Django's own cap on what it hashes
+PASSWORD = TextInput(128)  # what the sign-up, sign-in and password forms accept
 # A Bearer credential (API key or OAuth access token); a longer header is refused unread.
 BEARER_TOKEN = TextInput(4096)
 TEAM_NAME = TextInput(100, "The team's display name.")
@@ -48,7 +48,7 @@ API_KEY_ID = TextInput(40, "The key's public prefix (kb_…), never its secret."
 PROJECT_SLUG = TextInput(60, "project slug")
 
 # What the server records about a call.
-CLIENT_NAME = TextInput(100, "which client wrote it")  # the MCP client's name, cut to this length
+CLIENT_NAME = TextInput(100, "The client's name, as it introduced itself; longer ones are cut.")
 AUTH_METHOD = TextInput(20)
 ACTION = TextInput(60)
 AUDIT_OBJECT_ID = TextInput(40)

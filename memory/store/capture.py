@@ -81,7 +81,7 @@ def _items(values: Any, field: str) -> list[str]:
         raise InvalidArgument(
             f"`{field}` holds {len(values)} items; the limit is {inputs.CHECKPOINT_ITEMS.max_items}."
         )
-    return [validation.text(v, f"{field}[]", limit=validation.MAX_BODY, required=True) for v in values]
+    return [validation.text(v, f"{field}[]", limit=inputs.BODY.max_length, required=True) for v in values]
 
 
 def _handoff_body(summary: str, sections: dict[str, list[str]]) -> str:

@@ -37,7 +37,7 @@ def search_notes(
     limit: int | None = None,
     include_body: bool | None = False,
 ) -> dict[str, Any]:
-    text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
+    text = validation.text(query, "query", limit=inputs.QUERY.max_length, required=True)
     count = validation.declared_int(limit, "limit", inputs.SEARCH_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
@@ -98,7 +98,7 @@ def get_context(
     response, returned = context.build_context(
         principal,
         target,
-        query=validation.text(query, "query", limit=validation.MAX_QUERY),
+        query=validation.text(query, "query", limit=inputs.QUERY.max_length),
         detail_name=detail_name,
         budget=budget,
         types=validation.choice_list(types, "types", NoteType.values),

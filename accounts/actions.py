@@ -11,10 +11,10 @@ from django.utils.text import slugify
 
 from accounts import audit
 from accounts.errors import Forbidden, InvalidArgument
+from accounts.limits import TEAM_NAME, TEAM_SLUG
 from accounts.models import ApiKey, Invitation, Membership, Role, Team, User
 from accounts.principal import Principal, principal_for_membership
 
-MAX_TEAM_NAME = 100
 LAST_OWNER_MESSAGE = "A team needs at least one owner: make someone else owner first."
 
 
@@ -23,10 +23,14 @@ def create_user(email: str, password: str | None = None, name: str = "") -> User
     return User.objects.create_user(email=email, password=password, name=name)
 
 
+# Room left in a team slug for the suffix that makes a taken one unique ("-" and four hex digits).
+_SUFFIX_ROOM = 10
+
+
 @transaction.atomic
 def create_team(owner: User, name: str, slug: str | None = None) -> Team:
     """A team with `owner` as its owner; it is on the default plan until billing moves it."""
-    base = slugify(slug or name)[:50] or "team"
+    base = slugify(slug or name)[: TEAM_SLUG.max_length - _SUFFIX_ROOM] or "team"
     candidate = base
     while Team.objects.filter(slug=candidate).exists():
         candidate = f"{base}-{secrets.token_hex(2)}"
@@ -168,8 +172,8 @@ def rename_team(team: Team, name: str, actor: Principal | None = None) -> Team:
     clean = " ".join(name.split())
     if not clean:
         raise InvalidArgument("A team needs a name.")
-    if len(clean) > MAX_TEAM_NAME:
-        raise InvalidArgument(f"A team name has at most {MAX_TEAM_NAME} characters.")
+    if len(clean) > TEAM_NAME.max_length:
+        raise InvalidArgument(f"A team name has at most {TEAM_NAME.max_length} characters.")
     team.name = clean
     team.save(update_fields=["name"])
     audit.record(actor, "team.renamed", team_id=team.pk, object_id=team.slug)

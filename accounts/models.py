@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, RefreshToken
 
+from accounts import limits
 from accounts.ids import new_public_id
 from accounts.tokens import invitation_max_age, read_invitation_token, sign_invitation_secret
 
@@ -41,8 +42,8 @@ class UserManager(BaseUserManager["User"]):
 
 
 class User(AbstractBaseUser, PermissionsMixin):
-    email = models.EmailField(unique=True)
-    name = models.CharField(max_length=150, blank=True)
+    email = models.EmailField(max_length=limits.EMAIL.max_length, unique=True)
+    name = models.CharField(max_length=limits.DISPLAY_NAME.max_length, blank=True)
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)
@@ -83,9 +84,11 @@ class Team(models.Model):
 
     # Shown to outside systems (Stripe's client_reference_id, subscription metadata) instead of the
     # primary key, so nothing there reveals how many teams exist or lets one team's id be guessed.
-    public_id = models.CharField(max_length=24, unique=True, default=new_team_public_id, editable=False)
-    name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=60, unique=True)
+    public_id = models.CharField(
+        max_length=limits.PUBLIC_ID.max_length, unique=True, default=new_team_public_id, editable=False
+    )
+    name = models.CharField(max_length=limits.TEAM_NAME.max_length)
+    slug = models.SlugField(max_length=limits.TEAM_SLUG.max_length, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -132,12 +135,14 @@ class Invitation(models.Model):
     secret's SHA-256 digest is stored, and accepting marks the row used, so a link works once.
     """
 
-    public_id = models.CharField(max_length=24, unique=True, default=new_invitation_id, editable=False)
+    public_id = models.CharField(
+        max_length=limits.PUBLIC_ID.max_length, unique=True, default=new_invitation_id, editable=False
+    )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
+    email = models.EmailField(max_length=limits.EMAIL.max_length)
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
     invited_by = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
-    digest = models.CharField(max_length=64, unique=True)
+    digest = models.CharField(max_length=limits.DIGEST.max_length, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)
@@ -219,9 +224,9 @@ class ApiKey(models.Model):
     # The project a key is narrowed to (memory.Project's primary key). A plain column, not a foreign
     # key: accounts sits below memory, and memory revokes a project's keys when it deletes the project.
     project_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    name = models.CharField(max_length=100, default="API key")
+    name = models.CharField(max_length=limits.API_KEY_NAME.max_length, default="API key")
     lookup = models.CharField(max_length=_LOOKUP_LENGTH, unique=True)
-    digest = models.CharField(max_length=64)
+    digest = models.CharField(max_length=limits.DIGEST.max_length)
     read_only = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(null=True, blank=True)
@@ -334,7 +339,9 @@ class OAuthConnection(models.Model):
     one project, and read-only or read-write. The tokens it produced (one refresh-token family) act
     exactly like an API key of that scope."""
 
-    public_id = models.CharField(max_length=24, unique=True, default=new_oauth_connection_id, editable=False)
+    public_id = models.CharField(
+        max_length=limits.PUBLIC_ID.max_length, unique=True, default=new_oauth_connection_id, editable=False
+    )
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="oauth_connections")
     application = models.ForeignKey("oauth2_provider.Application", on_delete=models.CASCADE, related_name="+")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="oauth_connections")
@@ -436,15 +443,17 @@ class AuditEvent(models.Model):
 
     The project is kept as its id and slug at the time, so the row outlives the project."""
 
-    public_id = models.CharField(max_length=24, unique=True, default=new_audit_event_id, editable=False)
+    public_id = models.CharField(
+        max_length=limits.PUBLIC_ID.max_length, unique=True, default=new_audit_event_id, editable=False
+    )
     team = models.ForeignKey(Team, on_delete=models.CASCADE, null=True, related_name="+")
     project_id = models.BigIntegerField(null=True, blank=True)
-    project_slug = models.CharField(max_length=60, blank=True)
+    project_slug = models.CharField(max_length=limits.PROJECT_SLUG.max_length, blank=True)
     actor = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, related_name="+")
-    client = models.CharField(max_length=100, blank=True)
-    auth_method = models.CharField(max_length=20, blank=True)
-    action = models.CharField(max_length=60)
-    object_id = models.CharField(max_length=40, blank=True)
+    client = models.CharField(max_length=limits.CLIENT_NAME.max_length, blank=True)
+    auth_method = models.CharField(max_length=limits.AUTH_METHOD.max_length, blank=True)
+    action = models.CharField(max_length=limits.ACTION.max_length)
+    object_id = models.CharField(max_length=limits.AUDIT_OBJECT_ID.max_length, blank=True)
     detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from django.conf import settings
 
+from accounts.limits import CLIENT_NAME
 from accounts.models import (
     API_KEY_PREFIX,
     OAUTH_WRITE_SCOPE,
@@ -21,7 +22,6 @@ from accounts.models import (
     User,
 )
 
-MAX_CLIENT_NAME = 100
 STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
 MODERATE = "moderate"  # the staff operation of settling disputed memories
 # Where a web session keeps the team its user chose (edge/principals.py sets and reads it for every
@@ -74,7 +74,7 @@ class Principal:
         return operation in self.staff_operations
 
     def with_client(self, client_name: str) -> Principal:
-        name = client_name.strip()[:MAX_CLIENT_NAME]
+        name = client_name.strip()[: CLIENT_NAME.max_length]
         return replace(self, client_name=name) if name else self
 
 
@@ -95,7 +95,7 @@ def principal_for_membership(
         read_only=read_only or membership.role == Role.VIEWER,
         auth_method=auth_method,
         credential_id=credential_id,
-        client_name=client_name.strip()[:MAX_CLIENT_NAME] or str(auth_method),
+        client_name=client_name.strip()[: CLIENT_NAME.max_length] or str(auth_method),
     )
 
 

@@ -18,13 +18,13 @@ from rest_framework.request import Request
 
 from edge.plan_rate import with_plan_rate
 from edge.principals import bearer_principal, lazy_user, session_principal
+from memory import inputs
 from memory.store import Principal
 
 # The client name REST writes are recorded with. Fixed rather than taken from User-Agent: the name
 # is stored on notes, revisions and audit rows, and a header is not screened like an argument.
 CLIENT_NAME = "rest-api"
 BEARER_CHALLENGE = 'Bearer realm="knownbase"'
-MAX_TOKEN = 4096
 
 
 class BearerAuthentication(BaseAuthentication):
@@ -35,7 +35,7 @@ class BearerAuthentication(BaseAuthentication):
         if scheme.lower() != b"bearer":
             return None
         token = token.strip()
-        if not token or b" " in token or len(token) > MAX_TOKEN:
+        if not token or b" " in token or len(token) > inputs.BEARER_TOKEN.max_length:
             raise AuthenticationFailed("The Authorization header must be `Bearer <credential>`.")
         try:
             raw = token.decode("ascii")

@@ -9,13 +9,13 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from billing import clock
+from billing import clock, limits
 from billing.plans import ensure_catalogue
 
 
 class Plan(models.Model):
-    code = models.SlugField(max_length=30, unique=True)
-    name = models.CharField(max_length=60)
+    code = models.SlugField(max_length=limits.PLAN_CODE.max_length, unique=True)
+    name = models.CharField(max_length=limits.PLAN_NAME.max_length)
     price_cents_monthly = models.PositiveIntegerField(default=0)
     max_projects = models.PositiveIntegerField()
     max_notes = models.PositiveIntegerField(help_text="Non-deleted notes across the team.")
@@ -26,7 +26,7 @@ class Plan(models.Model):
     requests_per_minute = models.PositiveIntegerField()
     default_context_budget = models.PositiveIntegerField(default=2000)
     stripe_price_id = models.CharField(
-        max_length=100,
+        max_length=limits.STRIPE_PRICE_ID.max_length,
         blank=True,
         help_text="The Stripe price of a paid plan (price_…); blank takes STRIPE_PRICE_<CODE> from settings.",
     )
@@ -126,8 +126,8 @@ class Subscription(models.Model):
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="subscriptions")
     changed_at = models.DateTimeField(default=timezone.now)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
-    stripe_customer_id = models.CharField(max_length=255, blank=True)
-    stripe_subscription_id = models.CharField(max_length=255, blank=True)
+    stripe_customer_id = models.CharField(max_length=limits.STRIPE_ID.max_length, blank=True)
+    stripe_subscription_id = models.CharField(max_length=limits.STRIPE_ID.max_length, blank=True)
     current_period_end = models.DateTimeField(null=True, blank=True)
     cancel_at_period_end = models.BooleanField(default=False)
     grace_period_end = models.DateTimeField(
@@ -180,8 +180,8 @@ class StripeEvent(models.Model):
         IGNORED = "ignored"  # a type we do not handle, or about no team of ours
         FAILED = "failed"
 
-    event_id = models.CharField(max_length=255, unique=True)
-    type = models.CharField(max_length=100)
+    event_id = models.CharField(max_length=limits.STRIPE_ID.max_length, unique=True)
+    type = models.CharField(max_length=limits.STRIPE_EVENT_TYPE.max_length)
     payload = models.JSONField()
     livemode = models.BooleanField(default=False)
     created = models.DateTimeField(help_text="When Stripe created the event.")
@@ -190,8 +190,8 @@ class StripeEvent(models.Model):
         "accounts.Team", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     attempts = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=200, blank=True)
-    error = models.TextField(blank=True)
+    outcome = models.CharField(max_length=limits.STRIPE_EVENT_OUTCOME.max_length, blank=True)
+    error = models.TextField(max_length=limits.STRIPE_EVENT_ERROR.max_length, blank=True)
     received_at = models.DateTimeField(default=timezone.now)
     processed_at = models.DateTimeField(null=True, blank=True)
 

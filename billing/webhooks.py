@@ -20,8 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import audit
+from accounts.limits import AUDIT_OBJECT_ID
 from accounts.models import Team
-from billing import actions, clock, stripe_service
+from billing import actions, clock, limits, stripe_service
 from billing.models import StripeEvent, Subscription
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ def receive(payload: bytes, signature: str | None) -> tuple[StripeEvent, bool]:
         event, created = StripeEvent.objects.get_or_create(
             event_id=data["id"],
             defaults={
-                "type": data["type"][:100],
+                "type": data["type"][: limits.STRIPE_EVENT_TYPE.max_length],
                 "payload": data,
                 "livemode": bool(data.get("livemode")),
                 "created": datetime.fromtimestamp(data["created"], tz=UTC),
@@ -91,11 +92,11 @@ def process(event_pk: int) -> str:
         except Exception as exc:
             log.exception("Stripe event %s (%s) failed", event.event_id, event.type)
             event.state = StripeEvent.State.FAILED
-            event.error = f"{type(exc).__name__}: {exc}"[:2000]
+            event.error = f"{type(exc).__name__}: {exc}"[: limits.STRIPE_EVENT_ERROR.max_length]
             failure = exc
         else:
             event.state = outcome.state
-            event.outcome = outcome.text[:200]
+            event.outcome = outcome.text[: limits.STRIPE_EVENT_OUTCOME.max_length]
             event.team = outcome.team
             event.error = ""
             event.processed_at = timezone.now()
@@ -174,7 +175,7 @@ def on_invoice_event(event: StripeEvent, invoice: Mapping[str, Any]) -> Outcome:
         None,
         "billing.payment_failed" if event.type == "invoice.payment_failed" else "billing.invoice_paid",
         team_id=team.pk,
-        object_id=str(invoice.get("id", ""))[:40],
+        object_id=str(invoice.get("id", ""))[: AUDIT_OBJECT_ID.max_length],
         subscription=subscription_id,
         amount=invoice.get("amount_due"),
         currency=invoice.get("currency"),

@@ -28,7 +28,9 @@ DetailName = Annotated[str, _enum(inputs.DETAIL_LEVELS)]
 ExportFormat = Annotated[str, _enum(inputs.EXPORT_FORMATS)]
 PatchOp = Annotated[str, _enum(inputs.PATCH_OPS)]
 
-Project = Annotated[str, Field(max_length=inputs.PROJECT_SLUG.max_length, description="project slug")]
+Project = Annotated[
+    str, Field(max_length=inputs.PROJECT_SLUG.max_length, description=inputs.PROJECT_SLUG.description)
+]
 ProjectName = Annotated[str, Field(max_length=inputs.PROJECT_NAME.max_length)]
 ProjectText = Annotated[str, Field(max_length=inputs.PROJECT_TEXT.max_length)]
 Slug = Annotated[str, Field(max_length=inputs.PROJECT_SLUG.max_length)]

@@ -44,7 +44,7 @@ from mcp_gateway.arguments import (
 from mcp_gateway.auth import current_principal
 from mcp_gateway.results import call_store, error
 from mcp_gateway.tooling import tool
-from memory import store
+from memory import inputs, store
 
 
 @tool("read", core=True)
@@ -75,7 +75,7 @@ async def get_changes_since(
     cursor: Cursor | None = None,
     types: list[NoteTypeName] | None = None,
     statuses: list[StatusName] | None = None,
-    limit: FeedLimit = 50,
+    limit: FeedLimit = inputs.FEED_LIMIT.whole_default,
     max_tokens: FeedMaxTokens | None = None,
 ) -> CallToolResult:
     """RESUME AFTER ANOTHER AGENT OR HUMAN MAY HAVE CHANGED THE PROJECT: notes created, updated or
@@ -159,7 +159,7 @@ async def search_notes(
     types: list[NoteTypeName] | None = None,
     statuses: list[StatusName] | None = None,
     tags: Tags | None = None,
-    limit: SearchLimit = 10,
+    limit: SearchLimit = inputs.SEARCH_LIMIT.whole_default,
     include_body: bool = False,
 ) -> CallToolResult:
     """Find notes by meaning and keywords (semantic=false: keywords only). Lean snippets; read with get_notes."""
@@ -257,7 +257,7 @@ async def delete_note(id: NoteId, reason: Reason | None = None) -> CallToolResul
 
 @tool("read")
 async def list_note_revisions(
-    id: NoteId, limit: RevisionsLimit = 20, include_body: bool = False
+    id: NoteId, limit: RevisionsLimit = inputs.REVISIONS_LIMIT.whole_default, include_body: bool = False
 ) -> CallToolResult:
     """List a note's earlier versions, newest first."""
     return await call_store(

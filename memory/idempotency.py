@@ -25,10 +25,9 @@ from django.db import IntegrityError, transaction
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import sealing
+from memory import inputs, sealing
 from memory.models import IdempotencyRecord, Project
 
-MAX_KEY = 200
 SEALED_PURPOSE = "idempotency.sealed-field"
 # A retry whose answer was lost comes within minutes; a day is generous, and bounds how long a sealed
 # secret can be opened again at all.
@@ -56,9 +55,9 @@ def run_once(
     first one's. `sealed` names top-level fields of the result that are secrets: kept sealed, not clear."""
     if key is None:
         return work()
-    if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY:
+    if not isinstance(key, str) or not key.strip() or len(key) > inputs.IDEMPOTENCY_KEY.max_length:
         raise InvalidArgument(
-            f"`idempotency_key` must be a non-empty string of at most {MAX_KEY} characters."
+            f"`idempotency_key` must be a non-empty string of at most {inputs.IDEMPOTENCY_KEY.max_length} characters."
         )
     digest = request_digest(request)
     scope = {

@@ -16,9 +16,26 @@ from django.db.models.functions import Upper
 from django.utils import timezone
 
 from accounts.ids import new_public_id
+from accounts.limits import CLIENT_NAME, DIGEST, PROJECT_SLUG, PUBLIC_ID
 from accounts.principal import Principal
 from memory.fields import EmbeddingField
 from memory.ids import new_note_id
+from memory.limits import (
+    BODY,
+    CREDENTIAL,
+    DELETE_REASON,
+    EMBEDDING_MODEL,
+    IDEMPOTENCY_KEY,
+    OPERATION,
+    PROJECT_NAME,
+    PROJECT_TEXT,
+    RULE_NAME,
+    RULE_VALUE,
+    SOURCE,
+    TAG,
+    TITLE,
+    TRANSFER_FORMAT,
+)
 
 
 class NoteType(models.TextChoices):
@@ -72,12 +89,14 @@ class ProjectQuerySet(models.QuerySet["Project"]):
 
 class Project(models.Model):
     # Stable across renames (slugs change): what REST URLs, cursors and links carry.
-    public_id = models.CharField(max_length=24, unique=True, default=new_project_id, editable=False)
+    public_id = models.CharField(
+        max_length=PUBLIC_ID.max_length, unique=True, default=new_project_id, editable=False
+    )
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="projects")
-    slug = models.SlugField(max_length=60)
-    name = models.CharField(max_length=120)
-    summary = models.TextField(blank=True)
-    agent_instructions = models.TextField(blank=True)
+    slug = models.SlugField(max_length=PROJECT_SLUG.max_length)
+    name = models.CharField(max_length=PROJECT_NAME.max_length)
+    summary = models.TextField(max_length=PROJECT_TEXT.max_length, blank=True)
+    agent_instructions = models.TextField(max_length=PROJECT_TEXT.max_length, blank=True)
     default_context_budget = models.PositiveIntegerField(
         null=True, blank=True, help_text="Token budget for get_context when the caller gives none."
     )
@@ -126,7 +145,9 @@ class NoteQuerySet(models.QuerySet["Note"]):
 
 
 class Note(models.Model):
-    public_id = models.CharField(max_length=24, unique=True, default=new_note_id, editable=False)
+    public_id = models.CharField(
+        max_length=PUBLIC_ID.max_length, unique=True, default=new_note_id, editable=False
+    )
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="notes")
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="notes")
     author = models.ForeignKey(
@@ -137,30 +158,30 @@ class Note(models.Model):
     )
     type = models.CharField(max_length=20, choices=NoteType.choices, default=NoteType.NOTE)
     status = models.CharField(max_length=12, choices=NoteStatus.choices, default=NoteStatus.CURRENT)
-    title = models.CharField(max_length=300)
-    body = models.TextField(blank=True)
+    title = models.CharField(max_length=TITLE.max_length)
+    body = models.TextField(max_length=BODY.max_length, blank=True)
     importance = models.FloatField(default=0.5)
-    tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
-    source = models.CharField(max_length=100, blank=True, help_text="Which client wrote it.")
+    tags = ArrayField(models.CharField(max_length=TAG.max_length), default=list, blank=True)
+    source = models.CharField(max_length=SOURCE.max_length, blank=True, help_text="Which client wrote it.")
     last_edited_client = models.CharField(
-        max_length=100, blank=True, help_text="Which client made the current version."
+        max_length=CLIENT_NAME.max_length, blank=True, help_text="Which client made the current version."
     )
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.TEAM)
     superseded_by = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
     )
     version = models.PositiveIntegerField(default=1)
-    content_hash = models.CharField(max_length=64, db_index=True)
+    content_hash = models.CharField(max_length=DIGEST.max_length, db_index=True)
     access_count = models.PositiveIntegerField(default=0)
     last_accessed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     deleted_at = models.DateTimeField(null=True, blank=True)
-    delete_reason = models.CharField(max_length=300, blank=True)
+    delete_reason = models.CharField(max_length=DELETE_REASON.max_length, blank=True)
     embedding = EmbeddingField(null=True, blank=True)
-    embedding_model = models.CharField(max_length=100, blank=True)
+    embedding_model = models.CharField(max_length=EMBEDDING_MODEL.max_length, blank=True)
     embedding_hash = models.CharField(
-        max_length=64, blank=True, help_text="content_hash the embedding is of."
+        max_length=DIGEST.max_length, blank=True, help_text="content_hash the embedding is of."
     )
     search_document = models.GeneratedField(
         expression=_search_document(), output_field=SearchVectorField(), db_persist=True
@@ -217,14 +238,14 @@ class NoteRevision(models.Model):
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=20, choices=NoteType.choices)
     status = models.CharField(max_length=12, choices=NoteStatus.choices)
-    title = models.CharField(max_length=300)
-    body = models.TextField(blank=True)
-    tags = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    title = models.CharField(max_length=TITLE.max_length)
+    body = models.TextField(max_length=BODY.max_length, blank=True)
+    tags = ArrayField(models.CharField(max_length=TAG.max_length), default=list, blank=True)
     importance = models.FloatField(default=0.5)
     edited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
-    client = models.CharField(max_length=100, blank=True)
+    client = models.CharField(max_length=CLIENT_NAME.max_length, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -272,15 +293,15 @@ class IdempotencyRecord(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     # The Principal's credential_id: a key belongs to one credential, so another key or session of the
     # same user never replays this answer (a created API key's secret above all).
-    credential = models.CharField(max_length=120, default="", blank=True)
+    credential = models.CharField(max_length=CREDENTIAL.max_length, default="", blank=True)
     # A key is the caller's within one project: the answer of one project's write is never replayed
     # to a request about another. Null for writes that belong to the team, not to a project that
     # exists yet (creating or importing a project, creating an API key).
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
-    key = models.CharField(max_length=200)
-    operation = models.CharField(max_length=40)
+    key = models.CharField(max_length=IDEMPOTENCY_KEY.max_length)
+    operation = models.CharField(max_length=OPERATION.max_length)
     # SHA-256 of the validated request: the same key with a different request is refused.
-    request_hash = models.CharField(max_length=64)
+    request_hash = models.CharField(max_length=DIGEST.max_length)
     response = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -318,11 +339,13 @@ class ScreeningRule(models.Model):
         PATTERN = "pattern"
         ALLOW = "allow"
 
-    public_id = models.CharField(max_length=24, unique=True, default=new_screening_rule_id, editable=False)
+    public_id = models.CharField(
+        max_length=PUBLIC_ID.max_length, unique=True, default=new_screening_rule_id, editable=False
+    )
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="screening_rules")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    name = models.CharField(max_length=60)
-    value = models.CharField(max_length=500)
+    name = models.CharField(max_length=RULE_NAME.max_length)
+    value = models.CharField(max_length=RULE_VALUE.max_length)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -370,23 +393,27 @@ class TransferJob(models.Model):
         SUCCEEDED = "succeeded"
         FAILED = "failed"
 
-    public_id = models.CharField(max_length=24, unique=True, default=new_transfer_job_id, editable=False)
+    public_id = models.CharField(
+        max_length=PUBLIC_ID.max_length, unique=True, default=new_transfer_job_id, editable=False
+    )
     team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     # The export's project, or the project an import created; an import starts without one.
     project = models.ForeignKey(Project, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # The credential that asked (a Principal's credential_id): the worker acts as it, if still live.
-    credential_id = models.CharField(max_length=120)
+    credential_id = models.CharField(max_length=CREDENTIAL.max_length)
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    format = models.CharField(max_length=10, blank=True)
+    format = models.CharField(max_length=TRANSFER_FORMAT.max_length, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     # Plain-data summary: the dry run's counts, then what was exported or imported.
     result = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
-    slug = models.CharField(max_length=60, blank=True)  # an import's requested slug and name, if any
-    name = models.CharField(max_length=120, blank=True)
+    slug = models.CharField(
+        max_length=PROJECT_SLUG.max_length, blank=True
+    )  # an import's requested slug and name, if any
+    name = models.CharField(max_length=PROJECT_NAME.max_length, blank=True)
     document = models.JSONField(null=True, blank=True)
     content = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)

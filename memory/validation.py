@@ -12,13 +12,6 @@ from typing import Any
 from accounts.errors import InvalidArgument
 from memory import inputs
 
-MAX_TITLE = inputs.TITLE.max_length
-MAX_BODY = inputs.BODY.max_length
-MAX_TAGS = inputs.TAGS.max_items
-MAX_TAG = inputs.TAG.max_length
-MAX_IDS = inputs.NOTE_IDS.max_items
-MAX_QUERY = inputs.QUERY.max_length
-MAX_SOURCE = inputs.SOURCE.max_length
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,40}$")
 
 
@@ -124,11 +117,11 @@ def text(value: Any, field: str, *, limit: int, required: bool = False) -> str:
 
 
 def title(value: Any, *, required: bool = False) -> str:
-    return text(value, "title", limit=MAX_TITLE, required=required)
+    return text(value, "title", limit=inputs.TITLE.max_length, required=required)
 
 
 def body(value: Any, field: str = "body", *, required: bool = False) -> str:
-    return text(value, field, limit=MAX_BODY, required=required)
+    return text(value, field, limit=inputs.BODY.max_length, required=required)
 
 
 def tags(values: Any) -> list[str]:
@@ -141,8 +134,8 @@ def tags(values: Any) -> list[str]:
         tag = tag_name(raw)
         if tag not in cleaned:
             cleaned.append(tag)
-    if len(cleaned) > MAX_TAGS:
-        raise InvalidArgument(f"At most {MAX_TAGS} tags per note.")
+    if len(cleaned) > inputs.TAGS.max_items:
+        raise InvalidArgument(f"At most {inputs.TAGS.max_items} tags per note.")
     return cleaned
 
 
@@ -150,9 +143,9 @@ def tag_name(raw: Any, field: str = "tags") -> str:
     if not isinstance(raw, str):
         raise InvalidArgument(f"`{field}` must be a string.")
     tag = re.sub(r"\s+", "-", raw.strip().lower())
-    if not tag or len(tag) > MAX_TAG or not inputs.TAG_PATTERN.match(tag):
+    if not tag or len(tag) > inputs.TAG.max_length or not inputs.TAG_PATTERN.match(tag):
         raise InvalidArgument(
-            f"Tag {raw[:80]!r} is not valid: use up to {MAX_TAG} lowercase letters, digits and - _ . : / + #."
+            f"Tag {raw[:80]!r} is not valid: use up to {inputs.TAG.max_length} lowercase letters, digits and - _ . : / + #."
         )
     return tag
 
@@ -177,6 +170,17 @@ def bounded_int(value: Any, field: str, *, default: int, low: int, high: int) ->
     return value
 
 
+def declared_int(value: Any, field: str, spec: inputs.NumberInput, *, default: int | None = None) -> int:
+    """A whole number within its declaration in memory.inputs; None is `default`, else the declared one."""
+    return bounded_int(
+        value,
+        field,
+        default=spec.whole_default if default is None else default,
+        low=int(spec.minimum),
+        high=int(spec.maximum),
+    )
+
+
 def note_id(value: Any, field: str = "id") -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidArgument(f"`{field}` must be a note id such as 'n_7Kx2…'.")
@@ -189,7 +193,7 @@ def note_id(value: Any, field: str = "id") -> str:
 
 
 def note_ids(
-    values: Any, field: str = "ids", *, limit: int = MAX_IDS, allow_empty: bool = False
+    values: Any, field: str = "ids", *, limit: int = inputs.NOTE_IDS.max_items, allow_empty: bool = False
 ) -> list[str]:
     if values is None and allow_empty:
         return []

@@ -8,8 +8,8 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
-from accounts.actions import MAX_TEAM_NAME
 from accounts.models import Role, User
+from memory import inputs
 
 ROLE_HELP = {
     Role.OWNER: "everything, including the plan and the team's owners",
@@ -46,23 +46,28 @@ class PasswordField(forms.CharField):
         super().__init__(
             label=label,
             strip=False,
-            max_length=128,
+            max_length=inputs.PASSWORD.max_length,
             widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
             **kwargs,
         )
 
 
 class SignupForm(forms.Form):
-    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        max_length=inputs.EMAIL.max_length, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
     name = forms.CharField(
         label="Your name",
-        max_length=150,
+        max_length=inputs.DISPLAY_NAME.max_length,
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     password = PasswordField(help_text="At least 10 characters, not a common password.")
     team = forms.CharField(
-        label="Team name", max_length=MAX_TEAM_NAME, required=False, help_text="You can rename it later."
+        label="Team name",
+        max_length=inputs.TEAM_NAME.max_length,
+        required=False,
+        help_text="You can rename it later.",
     )
 
     def clean_email(self) -> str:
@@ -90,7 +95,7 @@ class InvitedSignupForm(forms.Form):
 
     name = forms.CharField(
         label="Your name",
-        max_length=150,
+        max_length=inputs.DISPLAY_NAME.max_length,
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
@@ -118,7 +123,7 @@ class LoginForm(AuthenticationForm):
 
     username = forms.EmailField(
         label="Email",
-        max_length=254,
+        max_length=inputs.EMAIL.max_length,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
     )
     password = PasswordField(autocomplete="current-password")
@@ -128,14 +133,16 @@ class LoginForm(AuthenticationForm):
 
 
 class PasswordResetRequestForm(forms.Form):
-    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        max_length=inputs.EMAIL.max_length, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
 
     def clean_email(self) -> str:
         return str(self.cleaned_data["email"]).strip().lower()
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label="Team name", max_length=MAX_TEAM_NAME)
+    name = forms.CharField(label="Team name", max_length=inputs.TEAM_NAME.max_length)
 
     def clean_name(self) -> str:
         name = " ".join(str(self.cleaned_data["name"]).split())
@@ -145,7 +152,7 @@ class TeamForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(max_length=254)
+    email = forms.EmailField(max_length=inputs.EMAIL.max_length)
     role = forms.ChoiceField(choices=[])
 
     def __init__(self, *args: Any, include_owner: bool, **kwargs: Any) -> None:
@@ -161,7 +168,7 @@ class InviteForm(forms.Form):
 class MemberForm(forms.Form):
     """Names a member by address in the POST body, so no internal id appears in a URL."""
 
-    email = forms.EmailField(max_length=254, widget=forms.HiddenInput)
+    email = forms.EmailField(max_length=inputs.EMAIL.max_length, widget=forms.HiddenInput)
 
 
 class RoleForm(MemberForm):
@@ -180,7 +187,9 @@ EXPIRY_CHOICES = [
 
 class KeyForm(forms.Form):
     name = forms.CharField(
-        max_length=100, initial="API key", help_text="Where it is used, e.g. “laptop — Claude Code”."
+        max_length=inputs.API_KEY_NAME.max_length,
+        initial="API key",
+        help_text="Where it is used, e.g. “laptop — Claude Code”.",
     )
     project = forms.ChoiceField(label="Projects", required=False)
     access = forms.ChoiceField(choices=ACCESS_CHOICES, initial="read_write", widget=forms.RadioSelect)

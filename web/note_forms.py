@@ -35,7 +35,7 @@ class NoteForm(forms.Form):
     status = forms.ChoiceField(choices=_choices(inputs.NOTE_STATUSES))
     tags = forms.CharField(
         required=False,
-        max_length=inputs.TAGS.max_items * (inputs.TAG.max_length + 2),
+        max_length=inputs.TAG_LINE.max_length,
         help_text="Separated by commas, e.g. “auth, payments”.",
     )
     importance = forms.FloatField(

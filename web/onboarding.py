@@ -8,14 +8,14 @@ from accounts import actions, audit
 from accounts.models import Invitation, User
 from accounts.principal import Principal, principal_for_session
 from billing import actions as billing_actions
-from memory import store
+from memory import inputs, store
 
 FIRST_PROJECT_NAME = "My first project"
 
 
 def default_team_name(name: str, email: str) -> str:
     first = name.split()[0] if name.split() else email.split("@")[0]
-    return f"{first}'s team"[:100]
+    return f"{first}'s team"[: inputs.TEAM_NAME.max_length]
 
 
 @transaction.atomic

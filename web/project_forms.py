@@ -209,16 +209,16 @@ class BulkForm(forms.Form):
     """The selected notes (`id` or `id:version` each) and what to do with them."""
 
     action = forms.ChoiceField(choices=BULK_CHOICES)
-    add_tags = forms.CharField(
-        label="Tags to add", max_length=inputs.TAG.max_length * inputs.TAGS.max_items, required=False
-    )
+    add_tags = forms.CharField(label="Tags to add", max_length=inputs.TAG_LINE.max_length, required=False)
     remove_tags = forms.CharField(
-        label="Tags to remove", max_length=inputs.TAG.max_length * inputs.TAGS.max_items, required=False
+        label="Tags to remove", max_length=inputs.TAG_LINE.max_length, required=False
     )
     reason = forms.CharField(
         label="Reason for deleting", max_length=inputs.DELETE_REASON.max_length, required=False
     )
-    filters = forms.CharField(required=False, widget=forms.HiddenInput, max_length=4000)
+    filters = forms.CharField(
+        required=False, widget=forms.HiddenInput, max_length=inputs.FILTERS_QUERY.max_length
+    )
 
     def __init__(self, data: Any = None, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)

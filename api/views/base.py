@@ -25,8 +25,6 @@ from memory.store import InvalidArgument, Principal
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-MAX_IF_MATCH = 100
-
 
 class StoreView(APIView):
     """A view over store functions. Every POST passes the Idempotency-Key header to its store function
@@ -82,7 +80,7 @@ def expected_version(request: Request, given: int | None) -> int | None:
     if value.startswith("W/"):
         value = value[2:]
     value = value.strip('"')
-    if len(header) > MAX_IF_MATCH or not value.isascii() or not value.isdigit():
+    if len(header) > inputs.IF_MATCH.max_length or not value.isascii() or not value.isdigit():
         raise InvalidArgument('`If-Match` must be one ETag of the note, e.g. "3" (its version).')
     version = int(value)
     if given is not None and given != version:
@@ -128,25 +126,31 @@ WRITE = (400, 401, 402, 403, 404, 409, 422, 429)
 
 
 def path_parameter(
-    name: str, description: str, example: str | int, spec: inputs.TextInput | None
+    name: str,
+    description: str,
+    example: str | int,
+    spec: inputs.TextInput | inputs.NumberInput | tuple[str, ...],
 ) -> OpenApiParameter:
-    schema: dict[str, Any] = (
-        {"type": "integer", "minimum": 1} if isinstance(example, int) else {"type": "string"}
-    )
-    if spec is not None:
-        schema["maxLength"] = spec.max_length
+    """A path parameter bounded by its declaration in memory.inputs: a length, a range or choices."""
+    schema: dict[str, Any]
+    if isinstance(spec, inputs.NumberInput):
+        schema = {"type": "integer", "minimum": int(spec.minimum), "maximum": int(spec.maximum)}
+    elif isinstance(spec, inputs.TextInput):
+        schema = {"type": "string", "maxLength": spec.max_length}
+    else:
+        schema = {"type": "string", "enum": list(spec)}
     schema["example"] = example
     return OpenApiParameter(name, schema, OpenApiParameter.PATH, required=True, description=description)
 
 
 PROJECT = path_parameter("project", "The project's slug.", "payments", inputs.PROJECT_SLUG)
 NOTE = path_parameter("id", "The note's id.", responses.NOTE_ID, inputs.NOTE_ID)
-VERSION = path_parameter("version", "A version of the note.", 1, None)
+VERSION = path_parameter("version", "A version of the note.", 1, inputs.VERSION)
 IF_MATCH = OpenApiParameter(
     "If-Match",
     {
         "type": "string",
-        "maxLength": MAX_IF_MATCH,
+        "maxLength": inputs.IF_MATCH.max_length,
         "pattern": r'^(\*|(W/)?"?[0-9]{1,10}"?)$',
         "example": '"3"',
     },

@@ -28,7 +28,9 @@ from memory import inputs, store
 
 REVISIONS = "revisions"
 LINKS = "links"
-KIND = path_parameter("kind", "The kind of link: " + ", ".join(inputs.LINK_KINDS) + ".", "depends_on", None)
+KIND = path_parameter(
+    "kind", "The kind of link: " + ", ".join(inputs.LINK_KINDS) + ".", "depends_on", inputs.LINK_KINDS
+)
 TO_ID = path_parameter("to_id", "The note the link points at.", "n_9Qw3eR5tY7uI1oP2", inputs.NOTE_ID)
 
 

@@ -24,7 +24,7 @@ from api.views.base import (
     principal,
     query_of,
 )
-from memory import store
+from memory import inputs, store
 
 TAG = "notes"
 
@@ -72,8 +72,8 @@ class NotesBatch(StoreView):
         tag=TAG,
         ok={200: responses.NotesBatch},
         query=requests.NotesBatchQuery,
-        description="Up to 50 notes in one request (repeat `ids`); unknown or invisible ids are listed in "
-        "`missing`.",
+        description=f"Up to {inputs.NOTE_IDS.max_items} notes in one request (repeat `ids`); unknown or "
+        "invisible ids are listed in `missing`.",
     )
     def get(self, request: Request) -> Response:
         arguments = query_of(request, requests.NotesBatchQuery)

@@ -63,8 +63,6 @@ DETAIL_LEVELS = {
     "deep": Detail(budget=6000, excerpt_chars=1000, per_section=25, relevant_hits=30),
 }
 TYPED_SECTIONS = frozenset({"relevant", "recent_changes"})  # the only ones whose entries say their type
-MIN_BUDGET = 100
-MAX_BUDGET = 50_000
 LIVE = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
 
 

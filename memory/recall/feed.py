@@ -27,7 +27,7 @@ from django.db.models import QuerySet
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import sealing, validation
+from memory import inputs, sealing, validation
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes.lifecycle import excerpt, rfc3339
 from memory.notes.scoping import echo
@@ -35,9 +35,6 @@ from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_to
 
 CURSOR_PURPOSE = "knownbase.feed-cursor"
 CURSOR_VERSION = 2
-DEFAULT_LIMIT = 50
-MAX_LIMIT = 200
-MAX_TOKENS_CEILING = 100_000
 EXCERPT_CHARS = 200
 
 _FIELDS = (
@@ -78,17 +75,15 @@ def changes_since(
     cursor: str | None,
     types: list[str] | None,
     statuses: list[str] | None,
-    limit: int = DEFAULT_LIMIT,
+    limit: int = inputs.FEED_LIMIT.whole_default,
     max_tokens: int | None = None,
 ) -> dict[str, Any]:
     """One page of the project's changes, oldest first: `{changes, has_more, cursor}`.
 
     `project` must already be resolved and visible to the caller."""
-    limit = validation.bounded_int(limit, "limit", default=DEFAULT_LIMIT, low=1, high=MAX_LIMIT)
+    limit = validation.declared_int(limit, "limit", inputs.FEED_LIMIT)
     if max_tokens is not None:
-        max_tokens = validation.bounded_int(
-            max_tokens, "max_tokens", default=0, low=1, high=MAX_TOKENS_CEILING
-        )
+        max_tokens = validation.declared_int(max_tokens, "max_tokens", inputs.FEED_MAX_TOKENS)
     since = _blank_to_none(since, "since")
     cursor = _blank_to_none(cursor, "cursor")
     if since is not None and cursor is not None:

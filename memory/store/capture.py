@@ -7,7 +7,7 @@ from typing import Any
 
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import idempotency, registry, validation
+from memory import idempotency, inputs, registry, validation
 from memory.capture import remembering
 from memory.models import (
     NoteType,
@@ -67,17 +67,17 @@ CHECKPOINT_ITEM_TYPES = {
     "failed_approaches": NoteType.FAILED_APPROACH,
 }
 
-MAX_CHECKPOINT_ITEMS = 30
-
 
 def _items(values: Any, field: str) -> list[str]:
     if values is None:
         return []
     if not isinstance(values, list):
         raise InvalidArgument(f"`{field}` must be a list of strings.")
-    if len(values) > MAX_CHECKPOINT_ITEMS:
-        raise InvalidArgument(f"`{field}` holds {len(values)} items; the limit is {MAX_CHECKPOINT_ITEMS}.")
-    return [validation.text(v, f"{field}[]", limit=validation.MAX_BODY, required=True) for v in values]
+    if len(values) > inputs.CHECKPOINT_ITEMS.max_items:
+        raise InvalidArgument(
+            f"`{field}` holds {len(values)} items; the limit is {inputs.CHECKPOINT_ITEMS.max_items}."
+        )
+    return [validation.text(v, f"{field}[]", limit=inputs.BODY.max_length, required=True) for v in values]
 
 
 def _handoff_body(summary: str, sections: dict[str, list[str]]) -> str:

@@ -29,13 +29,7 @@ def project_dict(project: Project, notes: int | None = None) -> dict[str, Any]:
 def checked_version(value: Any) -> int | None:
     if value is None:
         return None
-    return validation.bounded_int(
-        value,
-        "expected_version",
-        default=1,
-        low=int(inputs.VERSION.minimum),
-        high=int(inputs.VERSION.maximum),
-    )
+    return validation.declared_int(value, "expected_version", inputs.VERSION, default=1)
 
 
 def memory_from_args(

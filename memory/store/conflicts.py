@@ -49,14 +49,8 @@ def list_conflicts(
     projects = Project.objects.visible_to(principal)
     if project is not None:
         projects = projects.filter(pk=project_for(principal, project).pk)
-    count = validation.bounded_int(
-        limit,
-        "limit",
-        default=int(inputs.CONFLICT_LIMIT.default or 25),
-        low=int(inputs.CONFLICT_LIMIT.minimum),
-        high=int(inputs.CONFLICT_LIMIT.maximum),
-    )
-    start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
+    count = validation.declared_int(limit, "limit", inputs.CONFLICT_LIMIT)
+    start = validation.declared_int(offset, "offset", inputs.COUNT)
     found = sorted(open_conflicts(principal, projects), key=lambda c: (c.updated_at, c.a.pk), reverse=True)
     page = found[start : start + count]
     more = len(found) > start + count

@@ -10,6 +10,7 @@ from accounts.models import User
 from accounts.principal import Principal
 from memory import (
     idempotency,
+    inputs,
     registry,
     validation,
 )
@@ -33,7 +34,7 @@ def list_note_revisions(
     principal: Principal, id: str, limit: int | None = None, include_body: bool | None = False
 ) -> dict[str, Any]:
     note = note_for(principal, id)
-    count = validation.bounded_int(limit, "limit", default=20, low=1, high=100)
+    count = validation.declared_int(limit, "limit", inputs.REVISIONS_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     revisions = list(note.revisions.order_by("-version")[:count])
     emails = _user_emails({r.edited_by_id for r in revisions})
@@ -55,7 +56,7 @@ def list_note_revisions(
 @registry.read
 def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, Any]:
     note = note_for(principal, id)
-    wanted = validation.bounded_int(version, "version", default=1, low=1, high=2**31 - 1)
+    wanted = validation.declared_int(version, "version", inputs.VERSION, default=1)
     if wanted == note.version:
         source: Note | NoteRevision = note
         editor = note.last_edited_by_id or note.author_id
@@ -98,7 +99,7 @@ def restore_note_revision(
     The content fields come back (title, body, type, tags, importance); status and visibility stay as
     they are now, because supersession and disputes are decided after the fact, not by old text."""
     note = note_for(principal, id)
-    wanted = validation.bounded_int(version, "version", default=1, low=1, high=2**31 - 1)
+    wanted = validation.declared_int(version, "version", inputs.VERSION, default=1)
     conditional = checked_version(expected_version)
 
     def work() -> dict[str, Any]:

@@ -87,7 +87,9 @@ def list_notes(
         question["tag"] = validation.tag_name(tag, "tag")
         notes = notes.filter(tags__contains=[question["tag"]])
     if author is not None:
-        question["author"] = validation.text(author, "author", limit=254, required=True).lower()
+        question["author"] = validation.text(
+            author, "author", limit=inputs.EMAIL.max_length, required=True
+        ).lower()
         notes = notes.filter(author__email=question["author"])
     if source is not None:
         question["source"] = validation.text(source, "source", limit=inputs.SOURCE.max_length)
@@ -105,16 +107,10 @@ def list_notes(
         descending=sort_name.startswith("-"),
     )
     notes = notes.order_by(*order.order_by())
-    count = validation.bounded_int(
-        limit,
-        "limit",
-        default=int(inputs.LIST_LIMIT.default or 50),
-        low=int(inputs.LIST_LIMIT.minimum),
-        high=int(inputs.LIST_LIMIT.maximum),
-    )
+    count = validation.declared_int(limit, "limit", inputs.LIST_LIMIT)
     if cursor is not None and offset is not None:
         raise InvalidArgument("Pass either `cursor` or `offset`, not both: prefer `cursor`.")
-    start = validation.bounded_int(offset, "offset", default=0, low=0, high=2**31 - 1)
+    start = validation.declared_int(offset, "offset", inputs.COUNT)
     total = notes.count()
     if cursor is not None:
         notes = notes.filter(listing.decode(cursor, target, question, order))
@@ -293,7 +289,7 @@ def delete_note(
     principal: Principal, id: str, reason: str | None = None, expected_version: int | None = None
 ) -> dict[str, Any]:
     note = note_for(principal, id)
-    clean_reason = validation.text(reason, "reason", limit=300)
+    clean_reason = validation.text(reason, "reason", limit=inputs.DELETE_REASON.max_length)
     updated = edit_note(
         note,
         principal,

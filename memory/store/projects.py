@@ -29,12 +29,6 @@ from memory.notes.scoping import project_for
 from memory.screening import guard
 from memory.store.common import max_revisions, project_dict
 
-MAX_PROJECT_NAME = 120
-
-MAX_SLUG = 60
-
-MAX_PROJECT_TEXT = 20_000
-
 
 @registry.read
 def list_projects(principal: Principal) -> dict[str, Any]:
@@ -59,7 +53,7 @@ def _clean_text(value: str | None, field: str, limit: int) -> str:
 
 
 def _clean_slug(raw: str | None, fallback_name: str) -> str:
-    slug = slugify(raw if raw else fallback_name)[:MAX_SLUG].strip("-")
+    slug = slugify(raw if raw else fallback_name)[: inputs.PROJECT_SLUG.max_length].strip("-")
     if not slug:
         raise InvalidArgument("Could not derive a slug: pass `slug` with letters, digits or hyphens.")
     if raw and slug != raw:
@@ -78,12 +72,12 @@ def create_project(
 ) -> dict[str, Any]:
     if principal.project_id is not None:
         raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
-    clean_name = _clean_text(name, "name", MAX_PROJECT_NAME)
+    clean_name = _clean_text(name, "name", inputs.PROJECT_NAME.max_length)
     if not clean_name:
         raise InvalidArgument("`name` is required, e.g. 'Payments API'.")
     clean_slug = _clean_slug(slug, clean_name)
-    clean_summary = _clean_text(summary, "summary", MAX_PROJECT_TEXT)
-    clean_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
+    clean_summary = _clean_text(summary, "summary", inputs.PROJECT_TEXT.max_length)
+    clean_instructions = _clean_text(agent_instructions, "agent_instructions", inputs.PROJECT_TEXT.max_length)
     fields = {
         "name": clean_name,
         "slug": clean_slug,
@@ -128,7 +122,7 @@ def rename_project(
     if name is None and slug is None:
         raise InvalidArgument("Pass `name`, `slug` or both.")
     if name is not None:
-        target.name = _clean_text(name, "name", MAX_PROJECT_NAME) or target.name
+        target.name = _clean_text(name, "name", inputs.PROJECT_NAME.max_length) or target.name
         if not name.strip():
             raise InvalidArgument("`name` must not be empty.")
     if slug is not None:
@@ -207,13 +201,7 @@ def _project_detail(project: Project, notes: int) -> dict[str, Any]:
 
 def _clean_budget(value: Any) -> int | None:
     """A default context budget, or None for 0 (the detail level's budget applies again)."""
-    budget = validation.bounded_int(
-        value,
-        "default_context_budget",
-        default=0,
-        low=int(inputs.PROJECT_CONTEXT_BUDGET.minimum),
-        high=int(inputs.PROJECT_CONTEXT_BUDGET.maximum),
-    )
+    budget = validation.declared_int(value, "default_context_budget", inputs.PROJECT_CONTEXT_BUDGET)
     if budget and budget < inputs.CONTEXT_MAX_TOKENS.minimum:
         raise InvalidArgument(
             f"`default_context_budget` must be 0 (none) or from {int(inputs.CONTEXT_MAX_TOKENS.minimum)} "
@@ -263,7 +251,7 @@ def update_project(
         )
     changed: list[str] = []
     if name is not None:
-        clean_name = _clean_text(name, "name", MAX_PROJECT_NAME)
+        clean_name = _clean_text(name, "name", inputs.PROJECT_NAME.max_length)
         if not clean_name:
             raise InvalidArgument("`name` must not be empty.")
         target.name = clean_name
@@ -275,10 +263,12 @@ def update_project(
         target.slug = new_slug
         changed.append("slug")
     if summary is not None:
-        target.summary = _clean_text(summary, "summary", MAX_PROJECT_TEXT)
+        target.summary = _clean_text(summary, "summary", inputs.PROJECT_TEXT.max_length)
         changed.append("summary")
     if agent_instructions is not None:
-        target.agent_instructions = _clean_text(agent_instructions, "agent_instructions", MAX_PROJECT_TEXT)
+        target.agent_instructions = _clean_text(
+            agent_instructions, "agent_instructions", inputs.PROJECT_TEXT.max_length
+        )
         changed.append("agent_instructions")
     if default_context_budget is not None:
         target.default_context_budget = _clean_budget(default_context_budget)

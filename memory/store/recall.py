@@ -30,8 +30,8 @@ def search_notes(
     limit: int | None = None,
     include_body: bool | None = False,
 ) -> dict[str, Any]:
-    text = validation.text(query, "query", limit=validation.MAX_QUERY, required=True)
-    count = validation.bounded_int(limit, "limit", default=10, low=1, high=50)
+    text = validation.text(query, "query", limit=inputs.QUERY.max_length, required=True)
+    count = validation.declared_int(limit, "limit", inputs.SEARCH_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
     wants_semantic = validation.flag(True if semantic is None else semantic, "semantic")
@@ -83,9 +83,7 @@ def get_context(
     explicit = (
         None
         if max_tokens is None
-        else validation.bounded_int(
-            max_tokens, "max_tokens", default=0, low=context.MIN_BUDGET, high=context.MAX_BUDGET
-        )
+        else validation.declared_int(max_tokens, "max_tokens", inputs.CONTEXT_MAX_TOKENS)
     )
     plan = team_plan(principal)
     plan_default = plan.default_context_budget
@@ -93,7 +91,7 @@ def get_context(
     response, returned = context.build_context(
         principal,
         target,
-        query=validation.text(query, "query", limit=validation.MAX_QUERY),
+        query=validation.text(query, "query", limit=inputs.QUERY.max_length),
         detail_name=detail_name,
         budget=budget,
         types=validation.choice_list(types, "types", NoteType.values),
@@ -122,6 +120,6 @@ def get_changes_since(
         cursor=cursor,
         types=types,
         statuses=statuses,
-        limit=50 if limit is None else limit,
+        limit=inputs.FEED_LIMIT.whole_default if limit is None else limit,
         max_tokens=max_tokens,
     )

@@ -125,18 +125,16 @@ def list_audit_events(
     Filters: `action` (exact), `actor` (the member's email), `project` (the slug at the time of the
     event, so events of a renamed or deleted project stay findable), `since` ≤ time < `until`."""
     _require_manager(principal)
-    count = validation.bounded_int(
-        limit,
-        "limit",
-        default=int(inputs.AUDIT_LIMIT.default or 50),
-        low=int(inputs.AUDIT_LIMIT.minimum),
-        high=int(inputs.AUDIT_LIMIT.maximum),
-    )
+    count = validation.declared_int(limit, "limit", inputs.AUDIT_LIMIT)
     events = AuditEvent.objects.for_team(principal.team_id).select_related("actor")
     if before is not None:
         anchor = (
             AuditEvent.objects.for_team(principal.team_id)
-            .filter(public_id=validation.text(before, "before", limit=40, required=True))
+            .filter(
+                public_id=validation.text(
+                    before, "before", limit=inputs.AUDIT_EVENT_ID.max_length, required=True
+                )
+            )
             .values_list("pk", flat=True)
             .first()
         )

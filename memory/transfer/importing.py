@@ -36,9 +36,6 @@ from memory.transfer.exporting import (
     REVISION_FIELDS,
 )
 
-MAX_OLD_ID = 64  # ids of the exporting server: ours are shorter, another server's may not be
-MAX_EMAIL = 254
-MAX_INT = 2**31 - 1  # PositiveIntegerField
 _BATCH = 1000
 
 
@@ -80,9 +77,10 @@ def _optional_text(value: Any, path: str, limit: int) -> str | None:
     return None if value is None else _text(value, path, limit, required=True)
 
 
-def _int(value: Any, path: str, minimum: int = 0) -> int:
-    if type(value) is not int or not minimum <= value <= MAX_INT:
-        _fail(path, f"must be an integer from {minimum} to {MAX_INT}")
+def _int(value: Any, path: str, spec: inputs.NumberInput) -> int:
+    low, high = int(spec.minimum), int(spec.maximum)
+    if type(value) is not int or not low <= value <= high:
+        _fail(path, f"must be an integer from {low} to {high}")
     return value
 
 
@@ -198,14 +196,14 @@ class _DocumentIn:
 def _parse_revision(value: Any, path: str) -> _RevisionIn:
     data = _object(value, path, REVISION_FIELDS)
     return _RevisionIn(
-        version=_int(data["version"], f"{path}.version", minimum=1),
+        version=_int(data["version"], f"{path}.version", inputs.VERSION),
         type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
         status=_choice(data["status"], f"{path}.status", inputs.NOTE_STATUSES),
         title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
         body=_text(data["body"], f"{path}.body", inputs.BODY.max_length),
         tags=_tags(data["tags"], f"{path}.tags"),
         importance=_importance(data["importance"], f"{path}.importance"),
-        edited_by=_optional_text(data["edited_by"], f"{path}.edited_by", MAX_EMAIL),
+        edited_by=_optional_text(data["edited_by"], f"{path}.edited_by", inputs.EMAIL.max_length),
         client=_text(data["client"], f"{path}.client", inputs.SOURCE.max_length),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )
@@ -214,7 +212,7 @@ def _parse_revision(value: Any, path: str) -> _RevisionIn:
 def _parse_note(value: Any, path: str) -> _NoteIn:
     data = _object(value, path, NOTE_FIELDS)
     note = _NoteIn(
-        id=_text(data["id"], f"{path}.id", MAX_OLD_ID, required=True),
+        id=_text(data["id"], f"{path}.id", inputs.EXPORTED_ID.max_length, required=True),
         type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
         status=_choice(data["status"], f"{path}.status", inputs.NOTE_STATUSES),
         title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
@@ -223,15 +221,17 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
         importance=_importance(data["importance"], f"{path}.importance"),
         visibility=_choice(data["visibility"], f"{path}.visibility", inputs.VISIBILITIES),
         source=_text(data["source"], f"{path}.source", inputs.SOURCE.max_length),
-        version=_int(data["version"], f"{path}.version", minimum=1),
-        author=_optional_text(data["author"], f"{path}.author", MAX_EMAIL),
+        version=_int(data["version"], f"{path}.version", inputs.VERSION),
+        author=_optional_text(data["author"], f"{path}.author", inputs.EMAIL.max_length),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
         updated_at=_datetime(data["updated_at"], f"{path}.updated_at"),
         deleted_at=_optional_datetime(data["deleted_at"], f"{path}.deleted_at"),
         delete_reason=_text(data["delete_reason"], f"{path}.delete_reason", inputs.DELETE_REASON.max_length),
-        access_count=_int(data["access_count"], f"{path}.access_count"),
+        access_count=_int(data["access_count"], f"{path}.access_count", inputs.COUNT),
         last_accessed_at=_optional_datetime(data["last_accessed_at"], f"{path}.last_accessed_at"),
-        superseded_by=_optional_text(data["superseded_by"], f"{path}.superseded_by", MAX_OLD_ID),
+        superseded_by=_optional_text(
+            data["superseded_by"], f"{path}.superseded_by", inputs.EXPORTED_ID.max_length
+        ),
         revisions=_each(data["revisions"], f"{path}.revisions", _parse_revision),
     )
     seen: set[int] = set()
@@ -245,8 +245,8 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
 def _parse_link(value: Any, path: str) -> _LinkIn:
     data = _object(value, path, LINK_FIELDS)
     return _LinkIn(
-        from_id=_text(data["from"], f"{path}.from", MAX_OLD_ID, required=True),
-        to_id=_text(data["to"], f"{path}.to", MAX_OLD_ID, required=True),
+        from_id=_text(data["from"], f"{path}.from", inputs.EXPORTED_ID.max_length, required=True),
+        to_id=_text(data["to"], f"{path}.to", inputs.EXPORTED_ID.max_length, required=True),
         kind=_choice(data["kind"], f"{path}.kind", inputs.LINK_KINDS),
         created_at=_datetime(data["created_at"], f"{path}.created_at"),
     )
@@ -280,7 +280,9 @@ def _parse_document(document: Any, slug: str | None, name: str | None) -> _Docum
         agent_instructions=_text(
             project["agent_instructions"], "project.agent_instructions", inputs.PROJECT_TEXT.max_length
         ),
-        default_context_budget=None if budget is None else _int(budget, "project.default_context_budget"),
+        default_context_budget=None
+        if budget is None
+        else _int(budget, "project.default_context_budget", inputs.PROJECT_CONTEXT_BUDGET),
         notes=_each(data["notes"], "notes", _parse_note),
         links=_each(data["links"], "links", _parse_link),
     )

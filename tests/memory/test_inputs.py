@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from accounts.errors import InvalidArgument
 from mcp_gateway.server import build_server
 from memory import inputs, store
-from memory.models import LinkKind, Note, NoteStatus, NoteType, Visibility
+from memory.models import LinkKind, NoteStatus, NoteType, Visibility
 from memory.transfer import export_document
 from memory.transfer.importing import import_document
 
@@ -59,13 +59,6 @@ def test_tool_arguments_are_validated_at_the_declared_limits(tool, argument, lim
     model.model_validate({**base, argument: sample * limit})
     with pytest.raises(ValidationError):
         model.model_validate({**base, argument: sample * (limit + 1)})
-
-
-def test_declared_limits_fit_the_columns():
-    assert Note._meta.get_field("title").max_length == inputs.TITLE.max_length
-    assert Note._meta.get_field("source").max_length == inputs.SOURCE.max_length
-    assert Note._meta.get_field("delete_reason").max_length == inputs.DELETE_REASON.max_length
-    assert Note._meta.get_field("tags").base_field.max_length == inputs.TAG.max_length
 
 
 def _exported(cast) -> dict[str, Any]:

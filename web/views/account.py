@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import actions
 from accounts.models import User
 from accounts.tokens import read_email_verification_token
+from memory import inputs
 from memory.store import StoreError
 from web import mail, onboarding, tasks
 from web.forms import LoginForm, PasswordResetRequestForm, SignupForm
@@ -79,7 +80,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
     refusal = ""
     status = 200
     if request.method == "POST":
-        throttle = login_throttle(request, str(request.POST.get("username", ""))[:254])
+        throttle = login_throttle(request, str(request.POST.get("username", ""))[: inputs.EMAIL.max_length])
         wait = throttle.retry_after()
         if wait:
             refusal = (

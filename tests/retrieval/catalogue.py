@@ -12,7 +12,7 @@ from tests.retrieval.sets.schema import LabelledNote, LabelledQuery
 @dataclass(frozen=True)
 class LabelledSet:
     name: str
-    kind: str  # what kind of text, for the README table
+    kind: str  # what kind of text, for the docs/search.md table
     notes: list[LabelledNote]
     queries: list[LabelledQuery]
 

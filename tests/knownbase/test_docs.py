@@ -47,14 +47,22 @@ def test_the_readme_links_every_docs_page():
     assert {f"docs/{page.name}" for page in DOCS.glob("*.md")} <= linked
 
 
+def _anchors(page: Path) -> set[str]:
+    """The fragment each heading of a Markdown page gets, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
 @pytest.mark.parametrize("page", PAGES, ids=_page_id)
 def test_every_relative_link_points_to_a_file_in_the_repository(page):
     broken = []
     for target in MARKDOWN_LINK.findall(page.read_text()):
-        if re.match(r"[a-z]+:", target) or target.startswith("#"):
-            continue  # a web address or an anchor on the same page
-        path = (page.parent / target.split("#")[0]).resolve()
-        if not path.exists() or not path.is_relative_to(ROOT):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path_part, _, fragment = target.partition("#")
+        path = (page.parent / path_part).resolve() if path_part else page
+        missing_file = not path.exists() or not path.is_relative_to(ROOT)
+        if missing_file or (fragment and path.suffix == ".md" and fragment not in _anchors(path)):
             broken.append(target)
     assert broken == []
 

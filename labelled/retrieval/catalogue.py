@@ -11,7 +11,7 @@ from labelled.retrieval.schema import LabelledNote, LabelledQuery
 @dataclass(frozen=True)
 class LabelledSet:
     name: str
-    kind: str  # what kind of text, for the README table
+    kind: str  # what kind of text, for the docs/search.md table
     notes: list[LabelledNote]
     queries: list[LabelledQuery]
 

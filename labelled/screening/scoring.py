@@ -1,6 +1,6 @@
 """Score the gate on the labelled corpus: precision and recall per family, refusals of non-secrets.
 
-`python -m labelled.screening.scoring` prints the tables the README's Safety section quotes.
+`python -m labelled.screening.scoring` prints the tables docs/safety.md quotes.
 """
 
 from __future__ import annotations

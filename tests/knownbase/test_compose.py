@@ -110,5 +110,5 @@ def test_the_image_carries_every_app_it_runs():
 
 
 def _documented_settings() -> set[str]:
-    readme = (ROOT / "README.md").read_text()
-    return set(re.findall(r"^\| `([A-Z_]+)` \|", readme, flags=re.MULTILINE))
+    table = (ROOT / "docs" / "settings.md").read_text()
+    return set(re.findall(r"^\| `([A-Z_]+)` \|", table, flags=re.MULTILINE))

@@ -1,5 +1,5 @@
 """Retrieval quality on every labelled set (labelled/retrieval/catalogue.py), with floors a little under
-the measured values (README, "Search and embeddings"), so a change that hurts any kind of text fails.
+the measured values (docs/search.md), so a change that hurts any kind of text fails.
 
 Each set is loaded once per test into the cast's payments project; every mode is scored (recall@1,
 recall@5, MRR over the top 10) and get_context's recall measured at 1,000 tokens, the budget the
@@ -50,7 +50,7 @@ FLOORS: dict[str, dict[str, tuple[float, float]]] = {
 # one of them ("any", as recall@k counts); measured values in the comments.
 CONTEXT_FLOORS: dict[str, tuple[float, float]] = {
     "harbor": (0.95, 0.95),  # 0.989 / 0.989
-    "transcripts": (0.70, 0.85),  # 0.740 / 0.883: long messages, titles that say little (README)
+    "transcripts": (0.70, 0.85),  # 0.740 / 0.883: long messages, titles that say little (docs/search.md)
     "agent_notes": (0.85, 0.93),  # 0.881 / 0.965
 }
 

@@ -1,6 +1,6 @@
 """remember's judgement on the labelled set (labelled/judgement/), through the real store on the
-real database, with floors just under the figures measured when the set was last tuned (README,
-"remember's judgement")."""
+real database, with floors just under the figures measured when the set was last tuned
+(docs/judgement.md)."""
 
 from __future__ import annotations
 

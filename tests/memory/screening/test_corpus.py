@@ -1,5 +1,5 @@
 """The gate on the labelled corpus (issue 9, point 2): precision and recall per family, and no
-refusal of a reference or a placeholder. Floors sit just under the measured figures (README, Safety);
+refusal of a reference or a placeholder. Floors sit just under the measured figures (docs/safety.md);
 tests/memory/screening/scoring.py prints the tables."""
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ COPY memory ./memory
 COPY billing ./billing
 COPY mcp_gateway ./mcp_gateway
 COPY web ./web
-COPY billing_web ./billing_web
 COPY api ./api
 COPY templates ./templates
 COPY manage.py ./

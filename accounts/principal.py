@@ -23,6 +23,10 @@ from accounts.models import (
 
 MAX_CLIENT_NAME = 100
 STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
+# Not a membership role either: a person acting on their own account, outside any team (sign-up,
+# their team list, their OAuth connections). It sees no team's data and manages nothing.
+ACCOUNT_ROLE = "account"
+NO_TEAM = 0  # the team id of an account principal: no team has it
 MODERATE = "moderate"  # the staff operation of settling disputed memories
 # Where a web session keeps the team its user chose (web/session.py sets it; every session-based
 # entry point, pages and REST alike, reads it).
@@ -66,6 +70,11 @@ class Principal:
         return self.credential_id or f"{self.auth_method}:{self.user_id}"
 
     @property
+    def is_account(self) -> bool:
+        """Acting on an account outside any team (principal_for_account)."""
+        return self.team_id == NO_TEAM
+
+    @property
     def is_staff(self) -> bool:
         """Acting as an operator, not as a member: sees only the team's shared notes."""
         return bool(self.staff_operations)
@@ -96,6 +105,24 @@ def principal_for_membership(
         auth_method=auth_method,
         credential_id=credential_id,
         client_name=client_name.strip()[:MAX_CLIENT_NAME] or str(auth_method),
+    )
+
+
+def principal_for_account(user: User | None = None) -> Principal:
+    """A person acting on their own account, outside any team, or nobody yet (`user` None: signing
+    up, asking for a password reset, following an emailed link).
+
+    The store's account functions (memory/store/accounts.py, connections.py) take it. Its team is
+    NO_TEAM, so every team-scoped read finds nothing and every manager check refuses it; it may
+    write, so what it stores (a display name, a team name) goes through the screening gate."""
+    user_id = user.pk if user is not None else 0
+    return Principal(
+        user_id=user_id,
+        team_id=NO_TEAM,
+        role=ACCOUNT_ROLE,
+        auth_method=AuthMethod.SESSION if user is not None else AuthMethod.SYSTEM,
+        credential_id=f"account:{user_id}",
+        client_name="web",
     )
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import Invitation, User
+from accounts.models import User
 from accounts.tokens import (
     email_verification_max_age,
     email_verification_token,
@@ -72,16 +72,17 @@ def send_password_reset(user: User) -> bool:
     )
 
 
-def send_invitation(invitation: Invitation, token: str, inviter: User) -> bool:
+def send_invitation(email: str, token: str, *, team: str, role: str, inviter: str) -> bool:
+    """The invitation link to `email`; `inviter` is the inviting member's name or address."""
     return _send(
-        invitation.email,
-        f"{inviter.name or inviter.email} invited you to {invitation.team.name} on Knownbase",
+        email,
+        f"{inviter} invited you to {team} on Knownbase",
         "web/email/invitation.txt",
         {
             "link": absolute(reverse("web:invitation", args=[token])),
-            "team": invitation.team.name,
-            "role": invitation.role,
-            "inviter": inviter.name or inviter.email,
+            "team": team,
+            "role": role,
+            "inviter": inviter,
             "days": invitation_max_age().days,
         },
     )

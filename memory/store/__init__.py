@@ -18,14 +18,60 @@ each operation lives in the module of its resource:
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
+- accounts: sign-up and the emailed links (email_registered, sign_up, get_invitation, sign_up_invited,
+  accept_invitation, active_user), the person's account (change_password, mark_email_verified,
+  update_profile) and teams (list_teams, find_team, get_team, create_team, rename_team)
+- members: list_members, list_invitations, invite_member, change_member_role, remove_member,
+  leave_team, revoke_invitation
+- connections: OAuth connected apps (list_connections, revoke_connection), the consent page's
+  choices (consent_choices) and client names (screen_client_name)
+- downloads: download_export, the file behind an export link (no Principal: the link names the
+  credential, which must still be live)
+- billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
+  (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
+
+Account-level functions (sign-up, a person's teams and connected apps) take the account principal,
+`principal_for_account(user)`, or `principal_for_account()` for an anonymous visitor.
+
+API keys have one rule for every entry point: owners and admins, with a team-wide read-write
+credential, create and revoke keys; members and viewers list only their own keys.
 """
 
+from accounts.principal import principal_for_account
+from memory.store.accounts import (
+    accept_invitation,
+    active_user,
+    change_password,
+    create_team,
+    email_registered,
+    find_team,
+    get_invitation,
+    get_team,
+    list_teams,
+    mark_email_verified,
+    rename_team,
+    sign_up,
+    sign_up_invited,
+    update_profile,
+)
+from memory.store.billing import get_billing, open_billing_portal, receive_stripe_event, start_checkout
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
+from memory.store.connections import consent_choices, list_connections, revoke_connection, screen_client_name
 from memory.store.details import get_note_details
+from memory.store.downloads import download_export
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
 from memory.store.links import list_note_links, relate_notes
+from memory.store.members import (
+    change_member_role,
+    invite_member,
+    leave_team,
+    list_invitations,
+    list_members,
+    remove_member,
+    revoke_invitation,
+)
 from memory.store.notes import (
     create_note,
     delete_note,
@@ -67,48 +113,79 @@ from memory.store.transfer import (
 )
 
 __all__ = [
+    "accept_invitation",
+    "active_user",
     "add_screening_rule",
     "bulk_update_notes",
+    "change_member_role",
+    "change_password",
     "checkpoint",
     "confirm_import",
+    "consent_choices",
     "create_api_key",
     "create_note",
     "create_project",
+    "create_team",
     "delete_note",
     "delete_screening_rule",
+    "download_export",
+    "email_registered",
     "export_content",
     "export_project",
+    "find_team",
+    "get_billing",
     "get_changes_since",
     "get_context",
+    "get_invitation",
     "get_note",
     "get_note_details",
     "get_note_revision",
     "get_notes",
     "get_project",
+    "get_team",
     "get_usage",
     "import_project",
+    "invite_member",
+    "leave_team",
     "list_api_keys",
     "list_audit_events",
     "list_conflicts",
+    "list_connections",
+    "list_invitations",
+    "list_members",
     "list_note_links",
     "list_note_revisions",
     "list_notes",
     "list_projects",
     "list_screening_rules",
+    "list_teams",
+    "mark_email_verified",
+    "open_billing_portal",
     "patch_note",
+    "principal_for_account",
+    "receive_stripe_event",
     "relate_notes",
     "remember",
+    "remove_member",
     "rename_project",
     "rename_tag",
+    "rename_team",
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",
     "revoke_api_key",
+    "revoke_connection",
+    "revoke_invitation",
+    "screen_client_name",
     "search_notes",
+    "sign_up",
+    "sign_up_invited",
+    "start_checkout",
     "start_export",
     "start_import",
     "team_overview",
     "transfer_job",
     "update_note",
+    "update_profile",
     "update_project",
 ]

@@ -123,7 +123,7 @@ def test_a_client_cannot_escape_the_ip_limit_by_inventing_forwarded_addresses(mc
     assert httpx2.post(mcp.url, json=body, headers=headers).status_code == 401
 
 
-@pytest.mark.parametrize("module", ["knownbase.oauth.views", "web.throttle"])
+@pytest.mark.parametrize("module", ["web.oauth.views", "web.throttle"])
 def test_oauth_registration_and_sign_in_limits_read_the_client_address_the_same_way(rf, settings, module):
     client_address = importlib.import_module(module).client_address
     settings.TRUST_X_FORWARDED_FOR = True

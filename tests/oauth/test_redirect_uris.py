@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from oauth2_provider.models import Application
 
-from knownbase.oauth.redirects import redirect_uri_allowed, redirect_uri_problem
+from web.oauth.redirects import redirect_uri_allowed, redirect_uri_problem
 from tests.oauth.flow import Authorization, Browser, Site, register, registered_client
 
 ANY_PORT = [

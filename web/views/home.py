@@ -8,7 +8,6 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 
-from accounts.models import ApiKey, Membership
 from accounts.principal import Principal
 from memory import store
 from web.pages import page
@@ -46,8 +45,8 @@ def dashboard(request: HttpRequest, principal: Principal) -> HttpResponse:
         "today_latest": _dated(overview["today"]["latest"], "created_at"),
         "conflicts_url": conflicts_url(),
         "can_write": principal.can_write,
-        "members": Membership.objects.filter(team_id=principal.team_id).count(),
-        "keys": ApiKey.objects.visible_to(principal).usable().count(),
+        "members": len(store.list_members(principal)["members"]),
+        "keys": len(store.list_api_keys(principal)["api_keys"]),
         "mcp_url": settings.MCP_URL,
     }
     return page(request, "web/dashboard.html", context, principal=principal)

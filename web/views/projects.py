@@ -16,7 +16,6 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import Forbidden, NotFound, StoreError
-from accounts.models import Membership
 from accounts.principal import Principal
 from memory import store
 from web.pages import page
@@ -76,11 +75,7 @@ def note_url(slug: str) -> Callable[[str], str]:
 
 
 def _authors(principal: Principal) -> list[str]:
-    return list(
-        Membership.objects.filter(team_id=principal.team_id)
-        .order_by("user__email")
-        .values_list("user__email", flat=True)
-    )
+    return [member["email"] for member in store.list_members(principal)["members"]]
 
 
 def _browse(principal: Principal, slug: str, form: NoteFilterForm) -> dict[str, Any]:

@@ -11,15 +11,13 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import NotFound, StoreError
-from accounts.models import Membership
 from accounts.principal import Principal
-from billing_web.usage import usage_rows
 from memory import store
-from memory.models import Project
 from web.pages import page
 from web.refusals import raise_for_access
 from web.session import team_page
 from web.transfer_forms import AuditFilterForm, ScreeningRuleForm
+from web.usage import usage_rows
 
 AUDIT_PAGE = 50
 
@@ -71,12 +69,8 @@ def screening(request: HttpRequest, principal: Principal) -> HttpResponse:
 @team_page
 @require_GET
 def audit(request: HttpRequest, principal: Principal) -> HttpResponse:
-    actors = list(
-        Membership.objects.filter(team_id=principal.team_id)
-        .order_by("user__email")
-        .values_list("user__email", flat=True)
-    )
-    projects = list(Project.objects.visible_to(principal).order_by("slug").values_list("slug", flat=True))
+    actors = [member["email"] for member in store.list_members(principal)["members"]]
+    projects = sorted(project["slug"] for project in store.list_projects(principal)["projects"])
     form = AuditFilterForm(request.GET or None, actors=actors, projects=projects)
     filters: dict[str, Any] = {}
     if form.is_bound and form.is_valid():

@@ -21,7 +21,7 @@ from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challeng
 
 from accounts import oauth
 from accounts.models import OAuthConnection, same_resource
-from knownbase.oauth.redirects import redirect_uri_allowed
+from web.oauth.redirects import redirect_uri_allowed
 
 # The consent view passes the user's choice to the validator under this name (an oauthlib request
 # attribute, through DOT's `credentials`).

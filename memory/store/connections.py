@@ -1,0 +1,116 @@
+"""OAuth: the apps a person connected (listed and revoked on the Connected apps page), what the
+consent page offers, and the screening of OAuth client names.
+
+The Connected apps page and the consent page act for the signed-in person across their teams: they
+take the account principal (accounts.principal.principal_for_account). A client registers itself
+anonymously (RFC 7591): its name is screened with the anonymous account principal before the
+registration is stored, and again in its stored form by the row guard in memory/apps.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oauth2_provider.models import Application
+
+from accounts import oauth
+from accounts.errors import NotFound
+from accounts.models import Membership, OAuthConnection
+from accounts.principal import Principal, principal_for_account, principal_for_membership
+from memory import registry, validation
+from memory.models import Project
+from memory.scoping import echo
+from memory.screening import guard
+from memory.store.accounts import account_user
+
+MAX_CLIENT_NAME = int(Application._meta.get_field("name").max_length or 255)
+
+
+@registry.read
+def list_connections(principal: Principal) -> dict[str, Any]:
+    """Every OAuth client the principal's user connected that can still act, newest first, with its
+    team, project (None: all projects) and access."""
+    user = account_user(principal)
+    connections = list(
+        OAuthConnection.objects.live()
+        .filter(user=user)
+        .select_related("application", "team")
+        .order_by("-created_at")
+    )
+    project_ids = {c.project_id for c in connections if c.project_id is not None}
+    project_names = dict(
+        Project.objects.filter(pk__in=project_ids, team__memberships__user=user).values_list("pk", "name")
+    )
+    return {
+        "connections": [
+            {
+                "id": c.public_id,
+                "client_name": c.client_name,
+                "team_name": c.team.name,
+                "project_name": project_names.get(c.project_id) if c.project_id is not None else None,
+                "read_only": c.read_only,
+                "created_at": c.created_at,
+                "last_used_at": c.last_used_at,
+            }
+            for c in connections
+        ]
+    }
+
+
+@registry.write
+def revoke_connection(principal: Principal, connection_id: str) -> dict[str, Any]:
+    """End one of the user's OAuth connections now (its tokens stop working); not_found for anyone
+    else's."""
+    user = account_user(principal)
+    public_id = validation.text(connection_id, "connection_id", limit=40, required=True)
+    connection = (
+        OAuthConnection.objects.live()
+        .select_related("application")
+        .filter(public_id=public_id, user=user)
+        .first()
+    )
+    if connection is None:
+        raise NotFound(f"No connected app {echo(public_id)}.")
+    oauth.revoke_connection(connection, by=user)
+    return {"id": connection.public_id, "client_name": connection.client_name, "status": "revoked"}
+
+
+@registry.read
+def consent_choices(principal: Principal) -> dict[str, Any]:
+    """What the consent page offers the signed-in person: each of their teams (by name) with the
+    projects they see in it and their role there."""
+    memberships = (
+        Membership.objects.filter(user_id=account_user(principal).pk)
+        .select_related("team")
+        .order_by("team__name", "team__slug")
+    )
+    teams = []
+    for membership in memberships:
+        visible = Project.objects.visible_to(principal_for_membership(membership)).order_by("name")
+        teams.append(
+            {
+                "id": membership.team_id,
+                "slug": membership.team.slug,
+                "name": membership.team.name,
+                "role": membership.role,
+                "projects": [{"id": p.pk, "public_id": p.public_id, "name": p.name} for p in visible],
+            }
+        )
+    return {"teams": teams}
+
+
+@registry.write
+def screen_client_name(principal: Principal, client_name: str) -> dict[str, Any]:
+    """Refuse an OAuth client name (a registration's client_name, an admin's application name) that
+    holds a secret, before the registration is stored. Takes the anonymous account principal:
+    clients register themselves before anyone signs in."""
+    name = validation.text(client_name, "client_name", limit=MAX_CLIENT_NAME)
+    guard.stored(principal, {"client_name": name})
+    return {"client_name": name}
+
+
+def screen_stored_application(sender: type[Application], instance: Application, **kwargs: Any) -> None:
+    """The pre_save guard of OAuth applications (connected in memory/apps.py): the name is screened
+    in its stored form, with the anonymous account principal."""
+    if instance.name:
+        guard.stored(principal_for_account(), {"name": instance.name})

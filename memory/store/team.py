@@ -191,7 +191,6 @@ def _require_key_manager(principal: Principal) -> None:
 
 
 def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> dict[str, Any]:
-    expired = key.expires_at is not None and key.expires_at <= timezone.now()
     return {
         "id": key.display_prefix,
         "name": key.name,
@@ -202,7 +201,6 @@ def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> dict[str, Any]:
         "expires_at": rfc3339(key.expires_at),
         "last_used_at": rfc3339(key.last_used_at),
         "revoked_at": rfc3339(key.revoked_at),
-        "expired": expired,
     }
 
 
@@ -269,8 +267,7 @@ def list_api_keys(principal: Principal, include_expired: bool = False) -> dict[s
     """Keys of the team that are not revoked, newest first: all of them for an owner's or admin's
     team-wide credential, the caller's own keys for everyone else (members and viewers).
 
-    `include_expired` keeps expired keys in the list (the web page marks them), each with
-    `expired` true."""
+    `include_expired` keeps expired keys in the list (the web page marks them)."""
     keys_query = ApiKey.objects.filter(team_id=principal.team_id, revoked_at__isnull=True)
     if not _manages_keys(principal):
         keys_query = keys_query.filter(user_id=principal.user_id)

@@ -36,11 +36,13 @@ def _projects(principal: Principal) -> list[dict[str, Any]]:
 
 def _row(key: dict[str, Any], project_names: dict[str, str]) -> dict[str, Any]:
     project = key["project"]
+    expires_at = when(key["expires_at"])
     return {
         **key,
         "project_name": project_names.get(project, "a deleted project") if project else "",
         "created_at": when(key["created_at"]),
-        "expires_at": when(key["expires_at"]),
+        "expires_at": expires_at,
+        "expired": expires_at is not None and expires_at <= datetime.now(UTC),
         "last_used_at": when(key["last_used_at"]),
     }
 

@@ -120,7 +120,8 @@ KNOWN_GAPS: dict[str, str] = {
 }
 
 PLANTED = (
-    {path.name for path in [*MCP_PATHS, *STORE_PATHS, *ACCOUNT_PATHS]}
+    {path.name for path in MCP_PATHS}
+    | {path.name for path in [*STORE_PATHS, *ACCOUNT_PATHS]}
     | {path.operation for path in REST_PATHS}
     | {path.store_function for path in REST_PATHS}
     | {"oauth_application_saved"}

@@ -8,13 +8,12 @@ class MemoryConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: models, and the store that uses them, load only once the apps are ready.
-        from oauth2_provider.models import Application
-
         from memory import checks  # noqa: F401  (registers the system check)
-        from memory.store.connections import screen_stored_application
+        from memory.store.rows import GUARDED, screen_stored_row
 
-        # Whatever path saves an OAuth application (registration, its RFC 7592 update, the admin),
-        # its name is screened in the form it is stored.
-        pre_save.connect(
-            screen_stored_application, sender=Application, dispatch_uid="memory.screen_application"
-        )
+        # Whatever path saves an account's, team's, key's, invitation's or OAuth client's row (the
+        # store, the admin, client registration), its names are screened in the form they are stored.
+        for model in GUARDED:
+            pre_save.connect(
+                screen_stored_row, sender=model, dispatch_uid=f"memory.row_guard.{model.__name__}"
+            )

@@ -23,8 +23,10 @@ each operation lives in the module of its resource:
   update_profile) and teams (list_teams, find_team, get_team, create_team, rename_team)
 - members: list_members, list_invitations, invite_member, change_member_role, remove_member,
   leave_team, revoke_invitation
-- connections: OAuth connected apps (list_connections, revoke_connection), the consent page's
-  choices (consent_choices) and client names (screen_client_name)
+- connections: OAuth connected apps (list_connections, revoke_connection), the consent page
+  (consent_choices, find_oauth_client, connect_oauth_client), the token exchange
+  (bind_oauth_token_family, no Principal: the client authenticates, not a person) and client
+  names (screen_client_name)
 - downloads: download_export, the file behind an export link (no Principal: the link names the
   credential, which must still be live)
 - billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
@@ -58,7 +60,15 @@ from memory.store.billing import get_billing, open_billing_portal, receive_strip
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
-from memory.store.connections import consent_choices, list_connections, revoke_connection, screen_client_name
+from memory.store.connections import (
+    bind_oauth_token_family,
+    connect_oauth_client,
+    consent_choices,
+    find_oauth_client,
+    list_connections,
+    revoke_connection,
+    screen_client_name,
+)
 from memory.store.details import get_note_details
 from memory.store.downloads import download_export
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
@@ -116,11 +126,13 @@ __all__ = [
     "accept_invitation",
     "active_user",
     "add_screening_rule",
+    "bind_oauth_token_family",
     "bulk_update_notes",
     "change_member_role",
     "change_password",
     "checkpoint",
     "confirm_import",
+    "connect_oauth_client",
     "consent_choices",
     "create_api_key",
     "create_note",
@@ -132,6 +144,7 @@ __all__ = [
     "email_registered",
     "export_content",
     "export_project",
+    "find_oauth_client",
     "find_team",
     "get_billing",
     "get_changes_since",

@@ -4,19 +4,20 @@ consent page offers, and the screening of OAuth client names.
 The Connected apps page and the consent page act for the signed-in person across their teams: they
 take the account principal (accounts.principal.principal_for_account). A client registers itself
 anonymously (RFC 7591): its name is screened with the anonymous account principal before the
-registration is stored, and again in its stored form by the row guard in memory/apps.py.
+registration is stored, and again in its stored form by the row guard (memory/store/rows.py).
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from oauth2_provider.models import Application
+from oauth2_provider.models import Application, Grant
 
 from accounts import oauth
 from accounts.errors import NotFound
 from accounts.models import Membership, OAuthConnection
-from accounts.principal import Principal, principal_for_account, principal_for_membership
+from accounts.principal import Principal, principal_for_membership
 from memory import registry, validation
 from memory.models import Project
 from memory.scoping import echo
@@ -99,6 +100,57 @@ def consent_choices(principal: Principal) -> dict[str, Any]:
     return {"teams": teams}
 
 
+@registry.read
+def find_oauth_client(principal: Principal, client_id: str) -> Application | None:
+    """The registered OAuth client with this client_id, or None (the consent page re-shows its form
+    for it). Takes the account principal: clients belong to no team."""
+    if not isinstance(client_id, str) or not client_id:
+        return None
+    return Application.objects.filter(client_id=client_id).first()
+
+
+@registry.write
+def connect_oauth_client(
+    principal: Principal,
+    application_id: int,
+    grant_id: int,
+    team_id: int,
+    project_id: int | None,
+    read_only: bool,
+) -> dict[str, Any]:
+    """Record what the signed-in person (account principal) approved on the consent page for the
+    client: the team, optionally one project, and read-only or read-write access; the tokens minted
+    for the grant will act so. A viewer's connection is read-only whatever was asked."""
+    user = account_user(principal)
+    membership = Membership.objects.filter(team_id=team_id, user=user).first()
+    if membership is None:
+        raise NotFound("You are not in this team.")
+    project = (
+        Project.objects.visible_to(principal_for_membership(membership)).filter(pk=project_id).first()
+        if project_id is not None
+        else None
+    )
+    if project_id is not None and project is None:
+        raise NotFound("No such project in this team.")
+    connection = oauth.connect(
+        user=user,
+        application=Application.objects.get(pk=application_id),
+        code=Grant.objects.get(pk=grant_id),
+        team_id=team_id,
+        project_id=project_id,
+        read_only=validation.flag(read_only, "read_only"),
+    )
+    return {"id": connection.public_id, "read_only": connection.read_only}
+
+
+def bind_oauth_token_family(code: str, token_family: uuid.UUID) -> None:
+    """Tie the tokens minted for an authorization code to the connection its consent created.
+
+    It takes no Principal: the token endpoint authenticates the client (with PKCE), not a person;
+    the connection was recorded, for the person who consented, by connect_oauth_client."""
+    OAuthConnection.bind_token_family(code, token_family)
+
+
 @registry.write
 def screen_client_name(principal: Principal, client_name: str) -> dict[str, Any]:
     """Refuse an OAuth client name (a registration's client_name, an admin's application name) that
@@ -107,10 +159,3 @@ def screen_client_name(principal: Principal, client_name: str) -> dict[str, Any]
     name = validation.text(client_name, "client_name", limit=MAX_CLIENT_NAME)
     guard.stored(principal, {"client_name": name})
     return {"client_name": name}
-
-
-def screen_stored_application(sender: type[Application], instance: Application, **kwargs: Any) -> None:
-    """The pre_save guard of OAuth applications (connected in memory/apps.py): the name is screened
-    in its stored form, with the anonymous account principal."""
-    if instance.name:
-        guard.stored(principal_for_account(), {"name": instance.name})

@@ -9,27 +9,36 @@ neither list fails here, and so does a listed path that nothing plants through.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.apps import apps
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
+from django.utils import timezone
 from oauth2_provider.models import Application
 
 from accounts.errors import Screened
-from accounts.models import AuditEvent
+from accounts.models import ApiKey, AuditEvent, Invitation, Team, User
+from memory.store.rows import GUARDED
 from tests.safety import harness
 from tests.safety.write_paths import ACCOUNT_PATHS, MCP_PATHS, REST_PATHS, STORE_PATHS
 
 # Free text, with the write paths (MCP tools, REST operations and store functions of the planting
-# harness) that set it. `oauth_application_saved` is the row guard every path saving an OAuth
-# application goes through (registration, its RFC 7592 update, the admin): tested below.
+# harness) that set it. `row_guard` is the pre_save guard every other path saving the row goes
+# through (the admin, client registration and its RFC 7592 update, commands): tested below.
 SCREENED: dict[str, tuple[str, ...]] = {
-    "accounts.User.email": ("sign_up", "invite_member"),  # an invited sign-up takes the invited address
-    "accounts.User.name": ("sign_up", "sign_up_invited", "update_profile"),
-    "accounts.Team.name": ("sign_up", "create_team", "rename_team"),
-    "accounts.Team.slug": ("sign_up", "create_team"),  # derived from the name, screened as stored
-    "accounts.Invitation.email": ("invite_member",),
-    "accounts.ApiKey.name": ("create_api_key",),
+    "accounts.User.email": (
+        "sign_up",
+        "invite_member",
+        "row_guard",
+    ),  # invited sign-ups take the invited address
+    "accounts.User.name": ("sign_up", "sign_up_invited", "update_profile", "row_guard"),
+    "accounts.Team.name": ("sign_up", "create_team", "rename_team", "row_guard"),
+    "accounts.Team.slug": ("sign_up", "create_team", "row_guard"),  # derived from the name
+    "accounts.Invitation.email": ("invite_member", "row_guard"),
+    "accounts.ApiKey.name": ("create_api_key", "row_guard"),
     "memory.Project.name": ("create_project", "rename_project", "update_project", "import_project"),
     "memory.Project.slug": ("create_project", "rename_project", "import_project", "start_import"),
     "memory.Project.summary": ("create_project", "update_project", "import_project"),
@@ -59,7 +68,7 @@ SCREENED: dict[str, tuple[str, ...]] = {
     "memory.TransferJob.slug": ("start_import",),
     "memory.TransferJob.content": ("start_import", "import_project"),  # the staged document
     "memory.IdempotencyRecord.key": ("create_project", "rename_tag", "create_note", "remember"),
-    "oauth2_provider.Application.name": ("screen_client_name", "oauth_application_saved"),
+    "oauth2_provider.Application.name": ("screen_client_name", "row_guard"),
 }
 
 # Not free text: nobody chooses the value, or it is one of a fixed set.
@@ -124,7 +133,7 @@ PLANTED = (
     | {path.name for path in [*STORE_PATHS, *ACCOUNT_PATHS]}
     | {path.operation for path in REST_PATHS}
     | {path.store_function for path in REST_PATHS}
-    | {"oauth_application_saved"}
+    | {"row_guard"}
 )
 
 
@@ -156,30 +165,55 @@ def test_every_listed_write_path_is_planted():
     assert sorted(named - PLANTED) == []
 
 
-@pytest.mark.django_db
-def test_an_oauth_application_saved_by_any_path_has_its_name_screened():
-    planted = harness.plants(variants=("raw",))
+def _application(name: str) -> Application:
+    return Application(
+        name=name,
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="http://127.0.0.1/callback",
+    )
+
+
+# A row of each guarded model with the value in one of its free-text fields, saved as the admin or a
+# command would save it: straight through the ORM.
+GUARDED_ROWS: dict[str, Callable[[Any, str], models.Model]] = {
+    "accounts.User.email": lambda cast, s: User(email=f"{s}@example.com"),
+    "accounts.User.name": lambda cast, s: User(email="new@example.com", name=s),
+    "accounts.Team.name": lambda cast, s: Team(name=s, slug="new-team"),
+    "accounts.Team.slug": lambda cast, s: Team(name="New team", slug=s),
+    "accounts.ApiKey.name": lambda cast, s: ApiKey(
+        team=cast.acme, user=cast.owner, name=s, lookup="0123456789ab", digest="0" * 64
+    ),
+    "accounts.Invitation.email": lambda cast, s: Invitation(
+        team=cast.acme, email=f"{s}@example.com", role="member", digest="1" * 64, expires_at=timezone.now()
+    ),
+    "oauth2_provider.Application.name": lambda cast, s: _application(f"Agent {s}"),
+}
+
+
+def test_every_row_guard_field_is_planted():
+    guarded = {
+        f"{model._meta.app_label}.{model.__name__}.{field}"
+        for model, fields in GUARDED.items()
+        for field in fields
+    }
+    assert guarded == set(GUARDED_ROWS)
+    assert guarded == {field for field, paths in SCREENED.items() if "row_guard" in paths}
+
+
+@pytest.mark.parametrize("field", sorted(GUARDED_ROWS))
+def test_a_row_saved_by_any_path_has_its_names_screened(cast, field):
+    planted = [plant for plant in harness.plants(variants=("raw",)) if len(plant.value) <= 50]
+    assert planted
     for plant in planted:
-        if len(plant.value) > 255:
-            continue
         with pytest.raises(Screened):
-            Application.objects.create(
-                name=f"Agent {plant.value}",
-                client_type=Application.CLIENT_PUBLIC,
-                authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
-                redirect_uris="http://127.0.0.1/callback",
-            )
-    assert not Application.objects.exists()
+            GUARDED_ROWS[field](cast, plant.value).save()
     assert harness.leaks(planted) == []
     assert AuditEvent.objects.filter(action="write.screened").exists()
 
 
 @pytest.mark.django_db
 def test_a_plain_oauth_application_name_is_kept():
-    application = Application.objects.create(
-        name="Claude Desktop",
-        client_type=Application.CLIENT_PUBLIC,
-        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
-        redirect_uris="http://127.0.0.1/callback",
-    )
+    application = _application("Claude Desktop")
+    application.save()
     assert Application.objects.get(pk=application.pk).name == "Claude Desktop"

@@ -292,6 +292,11 @@ ACCOUNT_PATHS: list[StorePath] = [
     StorePath("leave_team", lambda s, p, c: [lambda: store.leave_team(_account(p), s)]),
     StorePath("revoke_invitation", lambda s, p, c: [lambda: store.revoke_invitation(p, s)]),
     StorePath("revoke_connection", lambda s, p, c: [lambda: store.revoke_connection(_account(p), s)]),
+    # Ids and a flag only: the consent page's choice, refused by the gate as sent.
+    StorePath(
+        "connect_oauth_client",
+        lambda s, p, c: [lambda: store.connect_oauth_client(_account(p), s, 1, p.team_id, None, False)],
+    ),
     StorePath("screen_client_name", lambda s, p, c: [lambda: store.screen_client_name(_anonymous(), s)]),
     StorePath("start_checkout", lambda s, p, c: [lambda: store.start_checkout(p, s)]),
     # Takes no value from the caller: only its refusal of a planter without Stripe billing is checked.

@@ -14,7 +14,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
-from oauth2_provider.models import Application
 from oauth2_provider.views import AuthorizationView
 from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationManagementView,
@@ -79,7 +78,9 @@ class ConsentView(AuthorizationView):
         return response
 
     def form_invalid(self, form: ConsentForm) -> HttpResponse:
-        application = Application.objects.filter(client_id=form.data.get("client_id", "")).first()
+        application = store.find_oauth_client(
+            store.principal_for_account(_user(self.request)), str(form.data.get("client_id", ""))
+        )
         if application is None:
             return render(
                 self.request, self.template_name, {"error": {"error": "invalid_request"}}, status=400

@@ -28,6 +28,7 @@ STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may 
 ACCOUNT_ROLE = "account"
 NO_TEAM = 0  # the team id of an account principal: no team has it
 MODERATE = "moderate"  # the staff operation of settling disputed memories
+ADMINISTER = "administer"  # the staff operation of removing a team's project from the admin
 # Where a web session keeps the team its user chose (web/session.py sets it; every session-based
 # entry point, pages and REST alike, reads it).
 SESSION_TEAM_KEY = "knownbase_team_id"
@@ -130,8 +131,8 @@ def principal_for_staff(user: User, team_id: int) -> Principal | None:
     """An active staff user moderating team `team_id` from the admin, or None for anyone else.
 
     Staff are usually not members: the principal carries the team for scoping and audit, the
-    `moderate` operation that the store functions open to staff check, and the staff role, which
-    writes but manages nothing. The store shows it the team's shared notes only, never private ones."""
+    operations the store functions open to staff check (`moderate`, and `administer`: deleting a
+    project), and the staff role, which writes but manages nothing. The store shows it the team's shared notes only, never private ones."""
     if not (user.is_active and user.is_staff) or not Team.objects.filter(pk=team_id).exists():
         return None
     return Principal(
@@ -141,7 +142,7 @@ def principal_for_staff(user: User, team_id: int) -> Principal | None:
         auth_method=AuthMethod.STAFF,
         credential_id=f"{AuthMethod.STAFF}:{user.pk}",
         client_name="admin",
-        staff_operations=frozenset({MODERATE}),
+        staff_operations=frozenset({MODERATE, ADMINISTER}),
     )
 
 

@@ -27,6 +27,7 @@ each operation lives in the module of its resource:
   (consent_choices, find_oauth_client, connect_oauth_client), the token exchange
   (bind_oauth_token_family, no Principal: the client authenticates, not a person) and client
   names (screen_client_name)
+- staff: delete_project (staff from the admin only)
 - downloads: download_export, the file behind an export link (no Principal: the link names the
   credential, which must still be live)
 - billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
@@ -102,6 +103,7 @@ from memory.store.projects import (
     update_project,
 )
 from memory.store.recall import get_changes_since, get_context, search_notes
+from memory.store.staff import delete_project
 from memory.store.team import (
     add_screening_rule,
     create_api_key,
@@ -139,6 +141,7 @@ __all__ = [
     "create_project",
     "create_team",
     "delete_note",
+    "delete_project",
     "delete_screening_rule",
     "download_export",
     "email_registered",

@@ -299,6 +299,7 @@ ACCOUNT_PATHS: list[StorePath] = [
     ),
     StorePath("screen_client_name", lambda s, p, c: [lambda: store.screen_client_name(_anonymous(), s)]),
     StorePath("start_checkout", lambda s, p, c: [lambda: store.start_checkout(p, s)]),
+    StorePath("delete_project", lambda s, p, c: [lambda: store.delete_project(p, s)]),
     # Takes no value from the caller: only its refusal of a planter without Stripe billing is checked.
     StorePath("open_billing_portal", lambda s, p, c: [lambda: store.open_billing_portal(p)]),
 ]

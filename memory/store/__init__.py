@@ -1,6 +1,10 @@
-"""The store boundary: every read and write of projects and notes, for every entry point.
+"""The store boundary: every read and write an entry point needs (projects and notes, but also
+accounts, teams, members, invitations, API keys, OAuth connections and billing pages).
 
-Each function takes the calling Principal first and is classified read or write in memory.registry.
+Each function takes the calling Principal first and is classified read or write in memory.registry;
+three take none, each saying why in its docstring: receive_stripe_event (Stripe signs the body),
+download_export (the signed link names the credential) and bind_oauth_token_family (the token
+endpoint authenticates the client, not a person).
 Writes run scope check → plan check → screening → transaction → audit. Results are plain dicts in
 the shapes of the tool contract, shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:

@@ -111,7 +111,8 @@ def sign_up(
     default plan, and a first project in it. Returns the new `user` and the `team_id`."""
     address = validation.text(email, "email", limit=inputs.EMAIL.max_length, required=True)
     clean_name = _display_name(name)
-    team = _team_name(team_name) if team_name and team_name.strip() else None
+    blank = team_name is None or (isinstance(team_name, str) and not team_name.strip())
+    team = None if blank else _team_name(team_name)
     team_name_used = team or default_team_name(clean_name, address)
     guard.stored(principal, {"email": address, "name": clean_name})
     user = accounts_actions.create_user(address, password, name=clean_name)

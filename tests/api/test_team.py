@@ -1,4 +1,4 @@
-"""/api/v1 usage and API keys (owners and admins)."""
+"""/api/v1 usage and API keys (owners and admins manage them; everyone lists their own)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ COPY memory ./memory
 COPY billing ./billing
 COPY mcp_gateway ./mcp_gateway
 COPY web ./web
-COPY billing_web ./billing_web
 COPY api ./api
 COPY tools ./tools
 COPY labelled ./labelled

@@ -27,10 +27,15 @@ def create_user(email: str, password: str | None = None, name: str = "") -> User
 _SUFFIX_ROOM = 10
 
 
+def team_slug(name: str) -> str:
+    """The slug a team named `name` gets (a random suffix is added when it is taken)."""
+    return slugify(name)[: TEAM_SLUG.max_length - _SUFFIX_ROOM] or "team"
+
+
 @transaction.atomic
 def create_team(owner: User, name: str, slug: str | None = None) -> Team:
     """A team with `owner` as its owner; it is on the default plan until billing moves it."""
-    base = slugify(slug or name)[: TEAM_SLUG.max_length - _SUFFIX_ROOM] or "team"
+    base = team_slug(slug or name)
     candidate = base
     while Team.objects.filter(slug=candidate).exists():
         candidate = f"{base}-{secrets.token_hex(2)}"
@@ -178,6 +183,14 @@ def rename_team(team: Team, name: str, actor: Principal | None = None) -> Team:
     team.save(update_fields=["name"])
     audit.record(actor, "team.renamed", team_id=team.pk, object_id=team.slug)
     return team
+
+
+@transaction.atomic
+def rename_user(user: User, name: str) -> None:
+    """Change the display name other members see."""
+    user.name = name
+    user.save(update_fields=["name"])
+    audit.record(None, "user.renamed", object_id=user.email, actor_id=user.pk)
 
 
 @transaction.atomic

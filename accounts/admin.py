@@ -23,27 +23,51 @@ class UserAdmin(BaseUserAdmin[User]):
 
 
 class MembershipInline(admin.TabularInline[Membership, Team]):
+    """Read-only: members are added, changed and removed on the members page, where every change is
+    checked (one owner at least, owner role by owners) and audited."""
+
     model = Membership
     extra = 0
     raw_id_fields = ["user"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
     # The plan is billing's (billing/admin.py: subscriptions), so plan changes stay audited there.
+    # Renames go through the team settings page, where they are screened and audited.
     list_display = ["slug", "name", "public_id", "created_at"]
     search_fields = ["slug", "name", "public_id"]
-    readonly_fields = ["public_id"]
+    readonly_fields = ["public_id", "name", "slug"]
     inlines = [MembershipInline]
 
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin[Membership]):
+    """Read-only, like MembershipInline: membership changes are audited on the members page."""
+
     list_display = ["user", "team", "role", "created_at"]
     list_filter = ["role"]
     search_fields = ["user__email", "team__slug", "team__name"]
     raw_id_fields = ["team", "user"]
     list_select_related = ["team", "user"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Invitation)
@@ -74,6 +98,9 @@ class InvitationAdmin(admin.ModelAdmin[Invitation]):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
+    """Read-only: keys are created and revoked through the store (keys page, REST, MCP), where the
+    one key rule applies and every change is audited."""
+
     list_display = [
         "display_prefix",
         "name",
@@ -86,8 +113,14 @@ class ApiKeyAdmin(admin.ModelAdmin[ApiKey]):
     ]
     list_filter = ["read_only"]
     search_fields = ["lookup", "name", "team__slug", "user__email"]
-    readonly_fields = ["lookup", "digest", "project_id", "created_at", "last_used_at"]
+    exclude = ["digest"]
     raw_id_fields = ["team", "user"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(OAuthConnection)

@@ -52,10 +52,12 @@ def _row(
     detail: dict[str, Any],
 ) -> dict[str, Any]:
     return {
-        "team_id": team_id if team_id is not None else (principal.team_id if principal else None),
+        # An account principal (accounts.principal.principal_for_account) has no team, and before
+        # sign-up no user: those ids are 0 and are not written.
+        "team_id": team_id if team_id is not None else (principal.team_id or None if principal else None),
         "project_id": project_id,
         "project_slug": project_slug,
-        "actor_id": principal.user_id if principal else actor_id,
+        "actor_id": (principal.user_id or actor_id) if principal else actor_id,
         "client": principal.client_name if principal else "system",
         "auth_method": str(principal.auth_method) if principal else "system",
         "action": action,

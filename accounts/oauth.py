@@ -1,5 +1,5 @@
 """Named state changes of OAuth connections (consent, revocation) and the clean-up of registrations
-that never obtained a token. The protocol itself is django-oauth-toolkit's (knownbase/oauth/)."""
+that never obtained a token. The protocol itself is django-oauth-toolkit's (web/oauth/)."""
 
 from __future__ import annotations
 

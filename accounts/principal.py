@@ -23,7 +23,12 @@ from accounts.models import (
 )
 
 STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
+# Not a membership role either: a person acting on their own account, outside any team (sign-up,
+# their team list, their OAuth connections). It sees no team's data and manages nothing.
+ACCOUNT_ROLE = "account"
+NO_TEAM = 0  # the team id of an account principal: no team has it
 MODERATE = "moderate"  # the staff operation of settling disputed memories
+ADMINISTER = "administer"  # the staff operation of removing a team's project from the admin
 # Where a web session keeps the team its user chose (edge/principals.py sets and reads it for every
 # session-based entry point, pages and REST alike).
 SESSION_TEAM_KEY = "knownbase_team_id"
@@ -66,6 +71,11 @@ class Principal:
         return self.credential_id or f"{self.auth_method}:{self.user_id}"
 
     @property
+    def is_account(self) -> bool:
+        """Acting on an account outside any team (principal_for_account)."""
+        return self.team_id == NO_TEAM
+
+    @property
     def is_staff(self) -> bool:
         """Acting as an operator, not as a member: sees only the team's shared notes."""
         return bool(self.staff_operations)
@@ -99,12 +109,30 @@ def principal_for_membership(
     )
 
 
+def principal_for_account(user: User | None = None) -> Principal:
+    """A person acting on their own account, outside any team, or nobody yet (`user` None: signing
+    up, asking for a password reset, following an emailed link).
+
+    The store's account functions (memory/store/accounts.py, connections.py) take it. Its team is
+    NO_TEAM, so every team-scoped read finds nothing and every manager check refuses it; it may
+    write, so what it stores (a display name, a team name) goes through the screening gate."""
+    user_id = user.pk if user is not None else 0
+    return Principal(
+        user_id=user_id,
+        team_id=NO_TEAM,
+        role=ACCOUNT_ROLE,
+        auth_method=AuthMethod.SESSION if user is not None else AuthMethod.SYSTEM,
+        credential_id=f"account:{user_id}",
+        client_name="web",
+    )
+
+
 def principal_for_staff(user: User, team_id: int) -> Principal | None:
     """An active staff user moderating team `team_id` from the admin, or None for anyone else.
 
     Staff are usually not members: the principal carries the team for scoping and audit, the
-    `moderate` operation that the store functions open to staff check, and the staff role, which
-    writes but manages nothing. The store shows it the team's shared notes only, never private ones."""
+    operations the store functions open to staff check (`moderate`, and `administer`: deleting a
+    project), and the staff role, which writes but manages nothing. The store shows it the team's shared notes only, never private ones."""
     if not (user.is_active and user.is_staff) or not Team.objects.filter(pk=team_id).exists():
         return None
     return Principal(
@@ -114,7 +142,7 @@ def principal_for_staff(user: User, team_id: int) -> Principal | None:
         auth_method=AuthMethod.STAFF,
         credential_id=f"{AuthMethod.STAFF}:{user.pk}",
         client_name="admin",
-        staff_operations=frozenset({MODERATE}),
+        staff_operations=frozenset({MODERATE, ADMINISTER}),
     )
 
 

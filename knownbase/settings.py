@@ -89,7 +89,6 @@ INSTALLED_APPS = [
     "memory",
     "mcp_gateway",
     "web",
-    "billing_web",
     "api",
 ]
 
@@ -303,8 +302,8 @@ OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"  # noqa: S1
 OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"  # noqa: S105 - a model name
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 OAUTH2_PROVIDER = {
-    "OAUTH2_VALIDATOR_CLASS": "knownbase.oauth.validator.KnownbaseValidator",
-    "OAUTH2_SERVER_CLASS": "knownbase.oauth.validator.KnownbaseServer",
+    "OAUTH2_VALIDATOR_CLASS": "web.oauth.validator.KnownbaseValidator",
+    "OAUTH2_SERVER_CLASS": "web.oauth.validator.KnownbaseServer",
     # The issuer and endpoint URLs come from SITE_URL, not from whatever Host a request carried.
     "OIDC_ISS_ENDPOINT": SITE_URL,
     "SCOPES": {"read": "Read the team's project memory", "write": "Write to the team's project memory"},
@@ -339,7 +338,7 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
     "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
 }
-# DOT's deploy check warns about "http" among the redirect schemes as a whole; knownbase/oauth/
+# DOT's deploy check warns about "http" among the redirect schemes as a whole; web/oauth/
 # redirects.py allows http only on loopback hosts (RFC 8252 native clients), at registration and
 # at authorization.
 SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]

@@ -69,6 +69,18 @@ class ProjectAdmin(ReadOnlyAdmin[Project]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return True  # a whole project may go; its notes go with it
 
+    def delete_model(self, request: HttpRequest, obj: Project) -> None:
+        # Through the store as the staff user: the project's keys are revoked and the deletion audited.
+        user = request.user
+        principal = principal_for_staff(user, obj.team_id) if isinstance(user, User) else None
+        if principal is None:
+            raise Http404("Only active staff delete projects.")
+        store.delete_project(principal, obj.slug)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Project]) -> None:
+        for project in queryset:
+            self.delete_model(request, project)
+
 
 @admin.register(ScreeningRule)
 class ScreeningRuleAdmin(admin.ModelAdmin[ScreeningRule]):

@@ -1,4 +1,4 @@
-"""Forms of the web pages: they check input and say what is wrong; the actions do the writing."""
+"""Forms of the web pages: they check input and say what is wrong; the store does the writing."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 
-from accounts.models import Role, User
-from memory import inputs
+from memory import inputs, store
+from memory.store import Role, User
 
 ROLE_HELP = {
     Role.OWNER: "everything, including the plan and the team's owners",
@@ -72,7 +72,7 @@ class SignupForm(forms.Form):
 
     def clean_email(self) -> str:
         email = str(self.cleaned_data["email"]).strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
+        if store.email_registered(store.principal_for_account(), email):
             raise forms.ValidationError(
                 "An account with this address exists already: sign in, or reset the password."
             )
@@ -107,7 +107,7 @@ class InvitedSignupForm(forms.Form):
 
     def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
-        if User.objects.filter(email__iexact=self.email).exists():
+        if store.email_registered(store.principal_for_account(), self.email):
             raise forms.ValidationError("An account with this address exists already: sign in to accept.")
         password = self.cleaned_data.get("password")
         if password:
@@ -195,27 +195,15 @@ class KeyForm(forms.Form):
     access = forms.ChoiceField(choices=ACCESS_CHOICES, initial="read_write", widget=forms.RadioSelect)
     expires = forms.ChoiceField(label="Expires", choices=EXPIRY_CHOICES, required=False)
 
-    def __init__(
-        self, *args: Any, projects: list[tuple[str, str]], read_only_only: bool, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, projects: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["project"]).choices = [
             ("", "All projects of the team"),
             *projects,
         ]
-        self.read_only_only = read_only_only
-        if read_only_only:
-            self.fields["access"].initial = "read_only"
-            self.fields["access"].help_text = "Viewers can create read-only keys only."
 
     def clean_name(self) -> str:
         name = " ".join(str(self.cleaned_data["name"]).split())
         if not name:
             raise forms.ValidationError("Give the key a name.")
         return name
-
-    def clean_access(self) -> str:
-        access = str(self.cleaned_data["access"])
-        if self.read_only_only and access != "read_only":
-            raise forms.ValidationError("Viewers can create read-only keys only.")
-        return access

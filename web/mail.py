@@ -15,12 +15,8 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import Invitation, User
-from accounts.tokens import (
-    email_verification_max_age,
-    email_verification_token,
-    invitation_max_age,
-)
+from memory import store
+from memory.store import User
 
 log = logging.getLogger(__name__)
 
@@ -46,15 +42,12 @@ def _send(to: str, subject: str, template: str, context: dict[str, Any]) -> bool
 
 
 def send_verification(user: User) -> bool:
-    token = email_verification_token(user.pk, user.email)
+    link = store.email_verification(store.principal_for_account(user))
     return _send(
-        user.email,
+        link["email"],
         "Confirm your email address for Knownbase",
         "web/email/verify_email.txt",
-        {
-            "link": absolute(reverse("web:verify-email-confirm", args=[token])),
-            "hours": int(email_verification_max_age().total_seconds() // 3600),
-        },
+        {"link": absolute(reverse("web:verify-email-confirm", args=[link["token"]])), "hours": link["hours"]},
     )
 
 
@@ -72,16 +65,17 @@ def send_password_reset(user: User) -> bool:
     )
 
 
-def send_invitation(invitation: Invitation, token: str, inviter: User) -> bool:
+def send_invitation(email: str, token: str, *, team: str, role: str, inviter: str, days: int) -> bool:
+    """The invitation link to `email`; `inviter` is the inviting member's name or address."""
     return _send(
-        invitation.email,
-        f"{inviter.name or inviter.email} invited you to {invitation.team.name} on Knownbase",
+        email,
+        f"{inviter} invited you to {team} on Knownbase",
         "web/email/invitation.txt",
         {
             "link": absolute(reverse("web:invitation", args=[token])),
-            "team": invitation.team.name,
-            "role": invitation.role,
-            "inviter": inviter.name or inviter.email,
-            "days": invitation_max_age().days,
+            "team": team,
+            "role": role,
+            "inviter": inviter,
+            "days": days,
         },
     )

@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.models import Team
+from memory import store
 from memory.store import Principal
 from web.session import current_principal, signed_in_user
 
@@ -17,8 +17,8 @@ def navigation(request: HttpRequest, principal: Principal | None) -> dict[str, A
     if user is None:
         return None
     principal = principal or current_principal(request)
-    teams = list(Team.objects.filter(memberships__user=user).order_by("name", "pk"))
-    team = next((t for t in teams if principal and t.pk == principal.team_id), None)
+    teams = store.list_teams(principal or store.principal_for_account(user))["teams"]
+    team = next((t for t in teams if t["current"]), None)
     return {
         "user": user,
         "teams": teams,

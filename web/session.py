@@ -16,17 +16,15 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from accounts.models import Team, User
 from edge import principals
 from edge.principals import SESSION_TEAM_KEY, signed_in_user
-from memory.store import Principal
+from memory.store import Principal, User
 
 __all__ = [
     "TEAM_SESSION_KEY",
     "account_page",
     "choose_team",
     "current_principal",
-    "current_team",
     "manager_page",
     "signed_in_user",
     "team_page",
@@ -51,10 +49,6 @@ def choose_team(request: HttpRequest, team_id: int) -> Principal:
     if principal is None:
         raise Http404("No such team.")
     return principal
-
-
-def current_team(principal: Principal) -> Team:
-    return Team.objects.get(pk=principal.team_id, memberships__user_id=principal.user_id)
 
 
 def team_page(view: TeamView[P]) -> View[P]:

@@ -12,7 +12,6 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
 from memory import inputs
-from memory.models import ScreeningRule
 
 FORMAT_LABELS = {
     "json": "JSON — complete, with revisions and links; can be imported again",
@@ -84,10 +83,10 @@ class ImportForm(forms.Form):
 class ScreeningRuleForm(forms.Form):
     kind = forms.ChoiceField(
         choices=[
-            (ScreeningRule.Kind.PATTERN, "Pattern — a regular expression refused on every write"),
-            (ScreeningRule.Kind.ALLOW, "Allowed value — an exact value the gate lets through"),
+            ("pattern", "Pattern — a regular expression refused on every write"),
+            ("allow", "Allowed value — an exact value the gate lets through"),
         ],
-        initial=ScreeningRule.Kind.PATTERN,
+        initial="pattern",
         widget=forms.RadioSelect,
     )
     name = forms.CharField(

@@ -45,7 +45,7 @@ urlpatterns = [
     path("teams/join/<str:token>/", members.invitation, name="invitation"),
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
-    path("keys/<str:lookup>/revoke/", keys.key_revoke, name="key-revoke"),
+    path("keys/<str:key_id>/revoke/", keys.key_revoke, name="key-revoke"),
     # Conflicts
     path("conflicts/", conflicts.conflicts, name="conflicts"),
     path("conflicts/resolve/", conflicts.conflict_resolve, name="conflict-resolve"),

@@ -41,7 +41,8 @@ class ApiKeys(StoreView):
         "List API keys",
         tag=TAG,
         ok={200: responses.ApiKeyList},
-        description="The team's usable keys (owners and admins, with a team-wide read-write credential).",
+        description="The team's usable keys for owners and admins with a team-wide read-write "
+        "credential; the caller's own keys for everyone else.",
     )
     def get(self, request: Request) -> Response:
         return Response(store.list_api_keys(principal(request)))
@@ -54,7 +55,7 @@ class ApiKeys(StoreView):
         errors=WRITE,
         request=requests.ApiKeyCreate,
         description="A key acting for the caller, team-wide or for one project, optionally read-only "
-        "and expiring. The secret `key` is in this response only: store it now.",
+        "and expiring (owners and admins only). The secret `key` is in this response only: store it now.",
     )
     def post(self, request: Request) -> Response:
         result = store.create_api_key(
@@ -73,7 +74,8 @@ class ApiKeyDetail(StoreView):
         ok={200: responses.ApiKeyRevoked},
         errors=WRITE,
         parameters=[KEY],
-        description="The key stops working at once; revoking it again changes nothing.",
+        description="The key stops working at once; revoking it again changes nothing (owners and "
+        "admins only).",
     )
     def delete(self, request: Request, key_id: str) -> Response:
         return Response(store.revoke_api_key(principal(request), key_id))

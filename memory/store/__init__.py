@@ -1,6 +1,10 @@
-"""The store boundary: every read and write of projects and notes, for every entry point.
+"""The store boundary: every read and write an entry point needs (projects and notes, but also
+accounts, teams, members, invitations, API keys, OAuth connections and billing pages).
 
-Each function takes the calling Principal first and is classified read or write in memory.registry.
+Each function takes the calling Principal first and is classified read or write in memory.registry;
+three take none, each saying why in its docstring: receive_stripe_event (Stripe signs the body),
+download_export (the signed link names the credential) and bind_oauth_token_family (the token
+endpoint authenticates the client, not a person).
 Writes run scope check → plan check → screening → transaction → audit. Results are plain dicts in
 the shapes of the tool contract, shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:
@@ -18,10 +22,32 @@ each operation lives in the module of its resource:
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
+- accounts: sign-up and the emailed links (email_registered, sign_up, get_invitation, sign_up_invited,
+  accept_invitation, active_user), the person's account (change_password, email_verification,
+  read_email_verification, mark_email_verified, update_profile) and teams (list_teams, find_team, get_team, create_team, rename_team)
+- members: list_members, list_invitations, invite_member, change_member_role, remove_member,
+  leave_team, revoke_invitation
+- connections: OAuth connected apps (list_connections, revoke_connection), the consent page
+  (consent_choices, find_oauth_client, connect_oauth_client), the token exchange
+  (bind_oauth_token_family, no Principal: the client authenticates, not a person) and client
+  names (screen_client_name)
+- staff: delete_project (staff from the admin only)
+- downloads: download_export, the file behind an export link (no Principal: the link names the
+  credential, which must still be live)
+- billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
+  (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
+
+Account-level functions (sign-up, a person's teams and connected apps) take the account principal,
+`principal_for_account(user)`, or `principal_for_account()` for an anonymous visitor.
+
+API keys have one rule for every entry point: owners and admins, with a team-wide read-write
+credential, create and revoke keys; members and viewers list only their own keys.
 
 Entry points import nothing else from the domain, so the names they need alongside the functions
 are public here too: the Principal and its AuthMethod, the errors the store raises, `echo` (a
-caller's value as a message may repeat it) and how long an export link lives.
+caller's value as a message may repeat it), how long an export link lives, and the User type (for
+annotations and isinstance checks of a signed-in request's user; pages never query it), the role and
+OAuth scope vocabulary, and same_resource (how two resource URLs compare).
 """
 
 from accounts.errors import (
@@ -35,14 +61,53 @@ from accounts.errors import (
     StoreError,
     VersionConflict,
 )
-from accounts.principal import AuthMethod, Principal
+from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User, same_resource
+from accounts.principal import AuthMethod, Principal, principal_for_account
 from memory.notes.scoping import echo
+from memory.store.accounts import (
+    accept_invitation,
+    active_user,
+    change_password,
+    create_team,
+    email_registered,
+    email_verification,
+    find_team,
+    get_invitation,
+    get_team,
+    list_teams,
+    mark_email_verified,
+    read_email_verification,
+    rename_team,
+    sign_up,
+    sign_up_invited,
+    update_profile,
+)
+from memory.store.billing import get_billing, open_billing_portal, receive_stripe_event, start_checkout
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
+from memory.store.connections import (
+    bind_oauth_token_family,
+    connect_oauth_client,
+    consent_choices,
+    find_oauth_client,
+    list_connections,
+    revoke_connection,
+    screen_client_name,
+)
 from memory.store.details import get_note_details
+from memory.store.downloads import download_export
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
 from memory.store.links import list_note_links, relate_notes
+from memory.store.members import (
+    change_member_role,
+    invite_member,
+    leave_team,
+    list_invitations,
+    list_members,
+    remove_member,
+    revoke_invitation,
+)
 from memory.store.notes import (
     create_note,
     delete_note,
@@ -63,6 +128,7 @@ from memory.store.projects import (
     update_project,
 )
 from memory.store.recall import get_changes_since, get_context, search_notes
+from memory.store.staff import delete_project
 from memory.store.team import (
     add_screening_rule,
     create_api_key,
@@ -86,6 +152,8 @@ from memory.transfer.exporting import EXPORT_URL_TTL
 
 __all__ = [
     "EXPORT_URL_TTL",
+    "OAUTH_READ_SCOPE",
+    "OAUTH_WRITE_SCOPE",
     "READ_ONLY_MESSAGE",
     "AuthMethod",
     "Forbidden",
@@ -94,52 +162,92 @@ __all__ = [
     "PlanLimit",
     "Principal",
     "RateLimited",
+    "Role",
     "Screened",
     "StoreError",
+    "User",
     "VersionConflict",
+    "accept_invitation",
+    "active_user",
     "add_screening_rule",
+    "bind_oauth_token_family",
     "bulk_update_notes",
+    "change_member_role",
+    "change_password",
     "checkpoint",
     "confirm_import",
+    "connect_oauth_client",
+    "consent_choices",
     "create_api_key",
     "create_note",
     "create_project",
+    "create_team",
     "delete_note",
+    "delete_project",
     "delete_screening_rule",
+    "download_export",
     "echo",
+    "email_registered",
+    "email_verification",
     "export_content",
     "export_project",
+    "find_oauth_client",
+    "find_team",
+    "get_billing",
     "get_changes_since",
     "get_context",
+    "get_invitation",
     "get_note",
     "get_note_details",
     "get_note_revision",
     "get_notes",
     "get_project",
+    "get_team",
     "get_usage",
     "import_project",
+    "invite_member",
+    "leave_team",
     "list_api_keys",
     "list_audit_events",
     "list_conflicts",
+    "list_connections",
+    "list_invitations",
+    "list_members",
     "list_note_links",
     "list_note_revisions",
     "list_notes",
     "list_projects",
     "list_screening_rules",
+    "list_teams",
+    "mark_email_verified",
+    "open_billing_portal",
     "patch_note",
+    "principal_for_account",
+    "read_email_verification",
+    "receive_stripe_event",
     "relate_notes",
     "remember",
+    "remove_member",
     "rename_project",
     "rename_tag",
+    "rename_team",
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",
     "revoke_api_key",
+    "revoke_connection",
+    "revoke_invitation",
+    "same_resource",
+    "screen_client_name",
     "search_notes",
+    "sign_up",
+    "sign_up_invited",
+    "start_checkout",
     "start_export",
     "start_import",
     "team_overview",
     "transfer_job",
     "update_note",
+    "update_profile",
     "update_project",
 ]

@@ -173,6 +173,20 @@ def list_audit_events(
     }
 
 
+KEY_RULE = "Only team owners and admins create and revoke API keys; members and viewers see their own keys."
+
+
+def _manages_keys(principal: Principal) -> bool:
+    return principal.can_manage and principal.project_id is None
+
+
+def _require_key_manager(principal: Principal) -> None:
+    """The one API-key rule of every entry point (MCP, REST, web): owners and admins, acting with a
+    team-wide read-write credential, create and revoke keys; members and viewers list their own."""
+    if not _manages_keys(principal):
+        raise Forbidden(KEY_RULE + " Use an owner's or admin's team-wide read-write credential.")
+
+
 def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> dict[str, Any]:
     return {
         "id": key.display_prefix,
@@ -201,15 +215,17 @@ def create_api_key(
     expires_at: str | None = None,
     idempotency_key: str | None = None,
 ) -> dict[str, Any]:
-    """A key acting for the caller (owners and admins), team-wide or for one project; the raw key is
-    in this response only and is never stored."""
-    _require_manager(principal)
+    """A key acting for the caller, team-wide or for one project; the raw key is in this response
+    only and is never stored. Owners and admins only (see _require_key_manager), within the plan's
+    key cap. The name is screened as sent and as stored."""
+    _require_key_manager(principal)
     clean_name = validation.text(name, "name", limit=inputs.API_KEY_NAME.max_length, required=True)
     target = project_for(principal, project) if project is not None else None
     expiry = validation.timestamp(expires_at, "expires_at") if expires_at is not None else None
     if expiry is not None and expiry <= timezone.now():
         raise InvalidArgument("`expires_at` must be in the future, e.g. '2030-01-31T00:00:00Z'.")
     clean_read_only = validation.flag(read_only, "read_only")
+    guard.stored(principal, {"name": clean_name})
 
     def work() -> dict[str, Any]:
         key, raw = billing_actions.issue_api_key(
@@ -244,23 +260,26 @@ def create_api_key(
 
 
 @registry.read
-def list_api_keys(principal: Principal) -> dict[str, Any]:
-    """The team's usable keys (owners and admins), newest first."""
-    _require_manager(principal)
-    keys = list(
-        ApiKey.objects.usable()
-        .filter(team_id=principal.team_id)
-        .select_related("user")
-        .order_by("-created_at", "-pk")
-    )
+def list_api_keys(principal: Principal, include_expired: bool = False) -> dict[str, Any]:
+    """Keys of the team that are not revoked, newest first: all of them for an owner's or admin's
+    team-wide credential, the caller's own keys for everyone else (members and viewers).
+
+    `include_expired` keeps expired keys in the list (the web page marks them)."""
+    keys_query = ApiKey.objects.filter(team_id=principal.team_id, revoked_at__isnull=True)
+    if not _manages_keys(principal):
+        keys_query = keys_query.filter(user_id=principal.user_id)
+    if not validation.flag(include_expired, "include_expired"):
+        keys_query = keys_query.usable()
+    keys = list(keys_query.select_related("user").order_by("-created_at", "-pk"))
     slugs = _slugs(principal.team_id, {key.project_id for key in keys})
     return {"api_keys": [_key_dict(key, slugs) for key in keys]}
 
 
 @registry.write
 def revoke_api_key(principal: Principal, key_id: str) -> dict[str, Any]:
-    """Revoke a key of the team (owners and admins); revoking a revoked key changes nothing."""
-    _require_manager(principal)
+    """Revoke a key of the team (owners and admins only, see _require_key_manager); revoking a revoked
+    key changes nothing. `key_id` is the key's id as listed (kb_ and its lookup)."""
+    _require_key_manager(principal)
     raw_id = validation.text(key_id, "key_id", limit=inputs.API_KEY_ID.max_length, required=True)
     lookup = raw_id.removeprefix(API_KEY_PREFIX)
     key = ApiKey.objects.filter(team_id=principal.team_id, lookup=lookup).select_related("user").first()

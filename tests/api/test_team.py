@@ -1,4 +1,4 @@
-"""/api/v1 usage and API keys (owners and admins)."""
+"""/api/v1 usage and API keys (owners and admins manage them; everyone lists their own)."""
 
 from __future__ import annotations
 
@@ -27,13 +27,18 @@ def test_owner_creates_lists_and_revokes_keys(owner_api, cast):
     assert fresh.get("/projects").status == 401
 
 
-def test_members_and_project_scoped_owners_cannot_manage_keys(api, cast):
-    before = ApiKey.objects.count()
+def test_members_and_project_scoped_owners_cannot_manage_keys_and_list_only_their_own(api, cast):
     scoped_owner = api.as_(cast.key(cast.owner, project=cast.payments))
-    for caller in (api, scoped_owner):
-        assert caller.get("/api-keys").status == 403
+    before = ApiKey.objects.count()
+    owners = ApiKey.objects.filter(user=cast.owner).get()
+    for caller, user in ((api, cast.member), (scoped_owner, cast.owner)):
+        listed = caller.get("/api-keys")
+        assert listed.status == 200
+        assert {k["user"] for k in listed.json["api_keys"]} == {user.email}
         assert caller.post("/api-keys", {"name": "x"}).status == 403
-    assert ApiKey.objects.count() == before + 1  # only the scoped owner's own test key
+        assert caller.delete(f"/api-keys/{owners.display_prefix}").status == 403
+    assert ApiKey.objects.count() == before
+    assert ApiKey.objects.filter(revoked_at__isnull=False).count() == 0
 
 
 def test_bad_key_requests_are_400(owner_api):

@@ -1,7 +1,7 @@
 """The layers, checked on the source itself, imports inside functions and migrations (their
 dependencies and model references) included:
 
-- entry points (mcp_gateway, api, web, billing_web) import from the project only their own package,
+- entry points (mcp_gateway, api, web) import from the project only their own package,
   the store's public names (`memory.store`), `memory.inputs` and `edge`; never each other, never
   accounts, billing or the rest of memory;
 - `edge` imports the domain and nothing above it;
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-ENTRY_POINTS = ("mcp_gateway", "api", "web", "billing_web")
+ENTRY_POINTS = ("mcp_gateway", "api", "web")
 EDGE = "edge"
 # Lower domain layers may be imported by higher ones, never the other way round.
 DOMAIN = {"accounts": 0, "billing": 1, "memory": 2}
@@ -28,26 +28,6 @@ PROJECT = {*ENTRY_POINTS, EDGE, *DOMAIN, CONFIGURATION}
 STORE = "memory.store"
 OPEN_TO_ENTRY_POINTS = ("memory.inputs", EDGE)
 
-# Files that still import accounts, billing or memory internals only because their reads and writes
-# of teams, members, invitations, keys, OAuth connections, billing and transfers have not yet moved
-# behind store functions. Each must leave this set once it calls the store instead.
-PENDING_DOOR = {
-    "billing_web/views.py",
-    "web/forms.py",
-    "web/mail.py",
-    "web/onboarding.py",
-    "web/pages.py",
-    "web/session.py",
-    "web/tasks.py",
-    "web/transfer_forms.py",
-    "web/views/account.py",
-    "web/views/home.py",
-    "web/views/keys.py",
-    "web/views/members.py",
-    "web/views/projects.py",
-    "web/views/team_admin.py",
-    "web/views/teams.py",
-}
 
 MODEL_REFERENCE = re.compile(r"""["']((?:accounts|billing|memory|mcp_gateway)\.[A-Z]\w*)["']""")
 
@@ -120,8 +100,6 @@ def layer_violations() -> list[str]:
             source = path.read_text()
             tree = ast.parse(source)
             if package in ENTRY_POINTS:
-                if relative in PENDING_DOOR:
-                    continue
                 for module, names in _imports(tree):
                     refusal = _entry_point_refusal(module, names, package, public)
                     if refusal:
@@ -139,11 +117,6 @@ def layer_violations() -> list[str]:
 
 def test_imports_follow_the_layers() -> None:
     assert layer_violations() == []
-
-
-def test_files_pending_the_store_still_exist() -> None:
-    # A file that moved or was folded away leaves the set rather than excusing its successor.
-    assert sorted(name for name in PENDING_DOOR if not (ROOT / name).exists()) == []
 
 
 def _plant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, package: str, line: str) -> None:
@@ -208,14 +181,6 @@ def test_an_allowed_import_passes(
 ) -> None:
     _plant(tmp_path, monkeypatch, package, line)
     assert layer_violations() == []
-
-
-def test_a_pending_file_is_excused_only_while_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _plant(tmp_path, monkeypatch, "web", "from accounts.models import Team")
-    monkeypatch.setattr(__import__(__name__, fromlist=["PENDING_DOOR"]), "PENDING_DOOR", {"web/sneaky.py"})
-    assert layer_violations() == []
-    monkeypatch.setattr(__import__(__name__, fromlist=["PENDING_DOOR"]), "PENDING_DOOR", set())
-    assert layer_violations() == ["web/sneaky.py uses accounts.models (an entry point may not)"]
 
 
 def test_a_migration_depending_upward_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

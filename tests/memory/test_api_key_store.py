@@ -70,21 +70,27 @@ def test_a_key_of_another_team_is_not_found(cast):
 
 
 @pytest.mark.parametrize("who", ["member", "viewer", "scoped_owner", "read_only_owner"])
-def test_only_owners_and_admins_with_team_wide_write_credentials_manage_keys(cast, who):
+def test_only_owners_and_admins_with_team_wide_write_credentials_manage_keys_others_list_their_own(cast, who):
     principal = {
         "member": cast.principal(cast.member),
         "viewer": cast.principal(cast.viewer),
         "scoped_owner": cast.principal(cast.owner, project=cast.payments),
         "read_only_owner": cast.principal(cast.owner, read_only=True),
     }[who]
+    own_key = prefix(cast.key(_user(cast, who)))
     for call in (
         lambda: store.create_api_key(principal, "x"),
-        lambda: store.list_api_keys(principal),
-        lambda: store.revoke_api_key(principal, "kb_0000"),
+        lambda: store.revoke_api_key(principal, own_key),
     ):
         with pytest.raises(Forbidden):
             call()
-    assert not ApiKey.objects.exists()
+    # They list their own keys only.
+    assert [k["id"] for k in store.list_api_keys(principal)["api_keys"]] == [own_key]
+    assert ApiKey.objects.count() == 1 and ApiKey.objects.get().revoked_at is None
+
+
+def _user(cast, who):
+    return {"member": cast.member, "viewer": cast.viewer}.get(who, cast.owner)
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from oauth2_provider.models import Application
 
-from knownbase.oauth.redirects import redirect_uri_allowed, redirect_uri_problem
 from tests.oauth.flow import Authorization, Browser, Site, register, registered_client
+from web.oauth.redirects import redirect_uri_allowed, redirect_uri_problem
 
 ANY_PORT = [
     ("http://127.0.0.1/callback", "http://127.0.0.1:53102/callback"),

@@ -33,3 +33,12 @@ def test_registrations_are_limited_per_client_address(site: Site, settings):
     limited = register(site)
     assert limited.json()["error"] == "rate_limited" and int(limited.headers["retry-after"]) >= 1
     assert Application.objects.count() == 2
+
+
+def test_a_client_name_holding_a_secret_is_refused(site: Site):
+    secret = "sk_live_51HxYzAbCdEfGhIjKlMnOpQr"
+    refused = register(site, client_name=f"Agent {secret}")
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_client_metadata"
+    assert "Refused" in refused.json()["error_description"] and secret not in refused.text
+    assert not Application.objects.exists()
+    assert register(site, client_name="Claude Desktop").status_code == 201

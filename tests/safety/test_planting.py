@@ -14,7 +14,7 @@ from mcp_gateway.tooling import TOOLS
 from memory import registry
 from tests.mcp_gateway.state import save
 from tests.safety import disguises, harness
-from tests.safety.write_paths import COVERED_BY_REST, MCP_PATHS, STORE_PATHS, Context
+from tests.safety.write_paths import ACCOUNT_PATHS, COVERED_BY_REST, MCP_PATHS, STORE_PATHS, Context
 
 
 @pytest.fixture
@@ -28,7 +28,11 @@ def context(cast) -> Context:
 def test_every_write_entry_point_is_registered():
     write_tools = {name for name, spec in TOOLS.items() if spec.kind == "write"}
     write_store = {name for name, kind in registry.STORE_FUNCTIONS.items() if kind == "write"}
-    covered = {path.name for path in MCP_PATHS} | {path.name for path in STORE_PATHS} | COVERED_BY_REST
+    covered = (
+        {path.name for path in MCP_PATHS}
+        | {path.name for path in STORE_PATHS + ACCOUNT_PATHS}
+        | COVERED_BY_REST
+    )
     assert write_tools | write_store <= covered, sorted((write_tools | write_store) - covered)
 
 
@@ -43,7 +47,7 @@ def test_mcp_write_path_refuses_every_family(mcp, cast, context, path):
     assert all(event.detail.keys() == {"tool", "field", "family"} for event in screened)
 
 
-@pytest.mark.parametrize("path", STORE_PATHS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", STORE_PATHS + ACCOUNT_PATHS, ids=lambda p: p.name)
 def test_store_write_path_refuses_every_family(cast, context, path):
     planted = harness.plants()
     principal = cast.principal(cast.owner)

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from accounts.principal import Principal
+from accounts.models import Invitation, Team, User
+from accounts.principal import Principal, principal_for_account
 from memory import store
 
 
@@ -204,6 +205,103 @@ STORE_PATHS: list[StorePath] = [
             ),
         ],
     ),
+]
+
+
+# --- accounts, members, keys, OAuth and billing (the web pages' writes) -------------------------------
+
+
+def _account(p: Principal) -> Principal:
+    """The planter's account principal (a person acting outside any team)."""
+    return principal_for_account(User.objects.get(pk=p.user_id))
+
+
+def _anonymous() -> Principal:
+    return principal_for_account()
+
+
+def _invitation_token(p: Principal) -> str:
+    """A fresh pending invitation of the planter's team, for the sign-up that follows its link."""
+    _, token = Invitation.issue(
+        team=Team.objects.get(pk=p.team_id), email="invited@acme.test", role="member", invited_by=None
+    )
+    return token
+
+
+def _short(s: str, limit: int, call: Callable[[], Any]) -> list[Callable[[], Any]]:
+    """The call when the value fits the field: a cut-off secret is no secret."""
+    return [call] if len(s) <= limit else []
+
+
+ACCOUNT_PATHS: list[StorePath] = [
+    StorePath(
+        "sign_up",
+        lambda s, p, c: [
+            *_short(
+                s, 150, lambda: store.sign_up(_anonymous(), "new1@acme.test", "correct horse battery", name=s)
+            ),
+            *_short(
+                s,
+                100,
+                lambda: store.sign_up(_anonymous(), "new2@acme.test", "correct horse battery", team_name=s),
+            ),
+            *_short(s, 200, lambda: store.sign_up(_anonymous(), f"{s}@acme.test", "correct horse battery")),
+            # The team name derived from the address's local part is screened as stored.
+        ],
+    ),
+    StorePath(
+        "sign_up_invited",
+        lambda s, p, c: [
+            *_short(
+                s,
+                150,
+                lambda: store.sign_up_invited(
+                    _anonymous(), _invitation_token(p), "correct horse battery", name=s
+                ),
+            ),
+            lambda: store.sign_up_invited(_anonymous(), s, "correct horse battery"),
+        ],
+    ),
+    StorePath("accept_invitation", lambda s, p, c: [lambda: store.accept_invitation(_account(p), s)]),
+    # The password is never screened (only its hash is stored); the reason is a choice.
+    StorePath(
+        "change_password", lambda s, p, c: [lambda: store.change_password(_account(p), "correct horse 2", s)]
+    ),
+    StorePath("mark_email_verified", lambda s, p, c: [lambda: store.mark_email_verified(_account(p), s)]),
+    StorePath(
+        "update_profile",
+        lambda s, p, c: _short(s, 150, lambda: store.update_profile(_account(p), s)),
+    ),
+    StorePath("create_team", lambda s, p, c: _short(s, 100, lambda: store.create_team(_account(p), s))),
+    StorePath("rename_team", lambda s, p, c: _short(s, 100, lambda: store.rename_team(p, s))),
+    StorePath(
+        "invite_member",
+        lambda s, p, c: [
+            lambda: store.invite_member(p, f"{s}@example.com", "member"),
+            lambda: store.invite_member(p, "someone@example.com", s),
+        ],
+    ),
+    StorePath(
+        "change_member_role",
+        lambda s, p, c: [
+            lambda: store.change_member_role(p, s, "member"),
+            lambda: store.change_member_role(p, "mia@acme.test", s),
+        ],
+    ),
+    StorePath("remove_member", lambda s, p, c: [lambda: store.remove_member(p, s)]),
+    StorePath("leave_team", lambda s, p, c: [lambda: store.leave_team(_account(p), s)]),
+    StorePath("revoke_invitation", lambda s, p, c: [lambda: store.revoke_invitation(p, s)]),
+    StorePath("revoke_connection", lambda s, p, c: [lambda: store.revoke_connection(_account(p), s)]),
+    # Ids and a flag only: the consent page's choice, refused by the gate as sent.
+    StorePath(
+        "connect_oauth_client",
+        lambda s, p, c: [lambda: store.connect_oauth_client(_account(p), s, 1, p.team_id, None, False)],
+    ),
+    StorePath("screen_client_name", lambda s, p, c: [lambda: store.screen_client_name(_anonymous(), s)]),
+    StorePath("start_checkout", lambda s, p, c: [lambda: store.start_checkout(p, s)]),
+    StorePath("delete_project", lambda s, p, c: [lambda: store.delete_project(p, s)]),
+    # Takes no value from the caller: only its refusal of a planter without Stripe billing is checked.
+    StorePath("open_billing_portal", lambda s, p, c: [lambda: store.open_billing_portal(p)]),
 ]
 
 # Write store functions reached only through an MCP tool of the same name.

@@ -25,7 +25,7 @@ def _raw_key(html: str) -> str:
 
 
 def test_a_new_key_is_shown_once_with_every_client_configuration(as_user, cast):
-    client = as_user(cast.member, cast.acme)
+    client = as_user(cast.owner, cast.acme)
     response = _create(client)
     assert response.status_code == 200
     assert response["Cache-Control"] == "no-store"
@@ -42,13 +42,13 @@ def test_a_new_key_is_shown_once_with_every_client_configuration(as_user, cast):
     assert principal is not None
     assert (principal.team_id, principal.user_id, principal.project_id, principal.read_only) == (
         cast.acme.pk,
-        cast.member.pk,
+        cast.owner.pk,
         None,
         False,
     )
     event = AuditEvent.objects.get(action="api_key.created")
     assert (event.actor_id, event.auth_method, event.object_id) == (
-        cast.member.pk,
+        cast.owner.pk,
         "session",
         key.display_prefix,
     )
@@ -59,7 +59,7 @@ def test_a_new_key_is_shown_once_with_every_client_configuration(as_user, cast):
 
 def test_a_project_scoped_read_only_key_with_expiry(as_user, cast):
     client = as_user(cast.owner, cast.acme)
-    response = _create(client, project=cast.website.public_id, access="read_only", expires="30")
+    response = _create(client, project=cast.website.slug, access="read_only", expires="30")
     principal = principal_for_api_key(_raw_key(response.content.decode()))
     assert principal is not None
     assert (principal.project_id, principal.read_only) == (cast.website.pk, True)
@@ -70,14 +70,17 @@ def test_a_project_scoped_read_only_key_with_expiry(as_user, cast):
     assert "Website, read only" in listing
 
 
-def test_viewers_get_read_only_keys_only(as_user, cast):
-    client = as_user(cast.viewer, cast.acme)
-    refused = _create(client)
-    assert refused.status_code == 400
-    assert "Viewers can create read-only keys only" in refused.content.decode()
+def test_only_owners_and_admins_create_keys(as_user, cast):
+    for user in (cast.member, cast.viewer):
+        client = as_user(user, cast.acme)
+        assert "Create a key" not in client.get("/keys/").content.decode()
+        assert _create(client).status_code == 403
+        assert _create(client, access="read_only").status_code == 403
+        client.logout()
     assert not ApiKey.objects.exists()
-    assert _create(client, access="read_only").status_code == 200
-    assert ApiKey.objects.get().read_only
+    Membership.objects.filter(team=cast.acme, user=cast.member).update(role=Role.ADMIN)
+    assert _create(as_user(cast.member, cast.acme)).status_code == 200
+    assert ApiKey.objects.get().user == cast.member
 
 
 def test_members_see_their_own_keys_and_owners_see_all(as_user, cast):
@@ -109,47 +112,51 @@ def test_the_list_shows_last_use(as_user, cast):
     assert key.last_used_at.strftime("%Y-%m-%d %H:%M") in html
 
 
-def test_revoke_own_key(as_user, cast):
+def test_revoke_a_key(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.member)
-    client = as_user(cast.member, cast.acme)
-    assert client.post(f"/keys/{key.lookup}/revoke/")["Location"] == "/keys/"
+    client = as_user(cast.owner, cast.acme)
+    assert client.post(f"/keys/{key.display_prefix}/revoke/")["Location"] == "/keys/"
     assert principal_for_api_key(raw) is None
     event = AuditEvent.objects.get(action="api_key.revoked")
-    assert (event.actor_id, event.object_id) == (cast.member.pk, key.display_prefix)
-    assert client.post(f"/keys/{key.lookup}/revoke/").status_code == 404  # already revoked
+    assert (event.actor_id, event.object_id) == (cast.owner.pk, key.display_prefix)
+    assert client.post(f"/keys/{key.display_prefix}/revoke/").status_code == 404  # already revoked
 
 
 def test_revoke_in_place_answers_htmx_with_the_rows_replacement(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.member, name="old laptop")
-    client = as_user(cast.member, cast.acme)
+    client = as_user(cast.owner, cast.acme)
     assert 'hx-post="/keys/' in client.get("/keys/").content.decode()
-    response = client.post(f"/keys/{key.lookup}/revoke/", HTTP_HX_REQUEST="true")
+    response = client.post(f"/keys/{key.display_prefix}/revoke/", HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = response.content.decode()
     assert html.startswith("<tr") and "old laptop" in html and "is revoked" in html
     assert principal_for_api_key(raw) is None
 
 
-def test_owners_revoke_any_team_key_members_only_their_own(as_user, cast):
+def test_owners_revoke_any_team_key_members_not_even_their_own(as_user, cast):
     owners_key, _ = actions.issue_api_key(cast.acme, cast.owner)
+    members_key, _ = actions.issue_api_key(cast.acme, cast.member)
     viewers_key, _ = actions.issue_api_key(cast.acme, cast.viewer, read_only=True)
     member = as_user(cast.member, cast.acme)
-    assert member.post(f"/keys/{owners_key.lookup}/revoke/").status_code == 404
+    assert member.post(f"/keys/{owners_key.display_prefix}/revoke/").status_code == 404
+    assert member.post(f"/keys/{members_key.display_prefix}/revoke/").status_code == 403
+    assert "Revoke" not in member.get("/keys/").content.decode()
     member.logout()
     owner = as_user(cast.owner, cast.acme)
-    assert owner.post(f"/keys/{viewers_key.lookup}/revoke/").status_code == 302
-    owners_key.refresh_from_db()
-    viewers_key.refresh_from_db()
-    assert owners_key.revoked_at is None and viewers_key.revoked_at is not None
+    assert owner.post(f"/keys/{viewers_key.display_prefix}/revoke/").status_code == 302
+    for key in (owners_key, members_key, viewers_key):
+        key.refresh_from_db()
+    assert owners_key.revoked_at is None and members_key.revoked_at is None
+    assert viewers_key.revoked_at is not None
 
 
 def test_the_outsider_cannot_touch_acme_keys(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.owner)
     client = as_user(cast.outsider, cast.globex)
-    assert client.post(f"/keys/{key.lookup}/revoke/").status_code == 404
+    assert client.post(f"/keys/{key.display_prefix}/revoke/").status_code == 404
     assert key.display_prefix not in client.get("/keys/").content.decode()
     # A project of another team is not a choice.
-    refused = _create(client, project=cast.payments.public_id)
+    refused = _create(client, project=cast.payments.slug)
     assert refused.status_code == 400
     assert principal_for_api_key(raw) is not None
     assert not ApiKey.objects.filter(team=cast.globex).exists()
@@ -158,7 +165,7 @@ def test_the_outsider_cannot_touch_acme_keys(as_user, cast):
 def test_the_key_cap_is_refused_clearly(as_user, cast):
     cast.plan.max_api_keys = 1
     cast.plan.save()
-    client = as_user(cast.member, cast.acme)
+    client = as_user(cast.owner, cast.acme)
     assert _create(client).status_code == 200
     refused = _create(client, name="second")
     assert refused.status_code == 402  # the REST API's status for a plan limit
@@ -167,7 +174,7 @@ def test_the_key_cap_is_refused_clearly(as_user, cast):
 
 
 def test_bad_input_is_a_form_error(as_user, cast):
-    client = as_user(cast.member, cast.acme)
+    client = as_user(cast.owner, cast.acme)
     for fields in (
         {"name": "   "},
         {"name": "x" * 500},
@@ -193,7 +200,7 @@ def test_key_pages_need_a_signed_in_team_member(client, cast):
 
 
 def test_the_generic_configuration_on_the_page_is_valid_json(as_user, cast):
-    html = _create(as_user(cast.member, cast.acme)).content.decode()
+    html = _create(as_user(cast.owner, cast.acme)).content.decode()
     block = re.search(r'id="config-http-text"[^>]*>(.*?)</pre>', html, re.S)
     assert block
     document = json.loads(block.group(1).replace("&quot;", '"'))

@@ -83,3 +83,14 @@ def test_settings_form_errors(as_user, cast):
     client = as_user(cast.owner, cast.acme)
     assert client.post("/teams/settings/", {"name": ""}).status_code == 400
     assert client.post("/teams/settings/", {"name": "y" * 101}).status_code == 400
+
+
+def test_a_team_name_holding_a_secret_is_refused_on_the_pages(as_user, cast):
+    secret = "sk_live_51HxYzAbCdEfGhIjKlMnOpQr"
+    client = as_user(cast.owner, cast.acme)
+    refused = client.post("/teams/new/", {"name": secret})
+    assert refused.status_code == 400 and "Refused" in refused.content.decode()
+    renamed = client.post("/teams/settings/", {"name": f"Acme {secret}"})
+    assert renamed.status_code == 400
+    assert not Team.objects.filter(name__contains="sk_live").exists()
+    assert not Team.objects.filter(slug__contains="sk-live").exists()

@@ -14,12 +14,9 @@ from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods
 
-from accounts import actions
-from accounts.models import User
-from accounts.tokens import read_email_verification_token
-from memory import inputs
-from memory.store import StoreError
-from web import mail, onboarding, tasks
+from memory import inputs, store
+from memory.store import StoreError, User
+from web import mail, tasks
 from web.forms import LoginForm, PasswordResetRequestForm, SignupForm
 from web.pages import page
 from web.session import account_page, choose_team, current_principal, signed_in_user
@@ -49,8 +46,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user, principal = onboarding.sign_up(
-                data["email"], data["password"], name=data["name"], team_name=data["team"]
+            made = store.sign_up(
+                store.principal_for_account(),
+                data["email"],
+                data["password"],
+                name=data["name"],
+                team_name=data["team"],
             )
         except IntegrityError:  # the same address signed up a moment ago in another request
             form.add_error(
@@ -59,8 +60,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         except StoreError as error:
             form.add_error(None, error.message)
         else:
+            user = made["user"]
             login(request, user, backend=MODEL_BACKEND)
-            choose_team(request, principal.team_id)
+            choose_team(request, made["team_id"])
             if mail.send_verification(user):
                 messages.success(
                     request, f"Welcome! We sent a link to {user.email}: open it to confirm your address."
@@ -116,7 +118,7 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 def password_change(request: HttpRequest, user: User) -> HttpResponse:
     form = PasswordChangeForm(user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        actions.change_password(user, form.cleaned_data["new_password1"], reason="change")
+        store.change_password(store.principal_for_account(user), form.cleaned_data["new_password1"], "change")
         update_session_auth_hash(request, user)  # this session stays signed in; the others end
         messages.success(request, "Your password is changed. Other sessions were signed out.")
         return redirect("web:password-change")
@@ -133,7 +135,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
         wait = throttle.retry_after()
         if not wait:
             throttle.fail()  # every request sends mail (or looks as if it did): all of them count
-            user = User.objects.filter(email__iexact=email, is_active=True).first()
+            user = store.active_user(store.principal_for_account(), email=email)
             if user is not None:
                 tasks.send_password_reset.delay(user.pk)
             # The same answer whether or not the address has an account.
@@ -152,7 +154,7 @@ def _user_from_uid(uidb64: str) -> User | None:
         pk = int(force_str(urlsafe_base64_decode(uidb64)))
     except (TypeError, ValueError, OverflowError):
         return None
-    return User.objects.filter(pk=pk, is_active=True).first()
+    return store.active_user(store.principal_for_account(), user_id=pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -168,9 +170,10 @@ def password_reset_confirm(request: HttpRequest, uidb64: str, token: str) -> Htt
         return page(request, "web/password_reset_set.html", {"valid": False}, status=400)
     form = SetPasswordForm(user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        actions.change_password(user, form.cleaned_data["new_password1"], reason="reset")
+        account = store.principal_for_account(user)
+        store.change_password(account, form.cleaned_data["new_password1"], "reset")
         # The link reached the mailbox: that proves the address as well as a verification link would.
-        actions.mark_email_verified(user, user.email)
+        store.mark_email_verified(account, user.email)
         del request.session[RESET_SESSION_KEY]
         messages.success(request, "Your password is changed: sign in with it.")
         return redirect("web:login")
@@ -201,12 +204,12 @@ def verify_email(request: HttpRequest, user: User) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def verify_email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link. Confirming takes a POST, so a mail scanner fetching the link confirms nothing."""
-    claim = read_email_verification_token(token)
-    user = User.objects.filter(pk=claim[0], is_active=True).first() if claim else None
-    if claim is None or user is None or user.email.lower() != claim[1]:
+    claim = store.read_email_verification(store.principal_for_account(), token)
+    if claim is None:
         return page(request, "web/verify_email_confirm.html", {"valid": False}, status=400)
+    user = claim["user"]
     if request.method == "POST":
-        actions.mark_email_verified(user, claim[1])
+        store.mark_email_verified(store.principal_for_account(user), claim["email"])
         messages.success(request, f"{user.email} is confirmed.")
         return redirect("web:home" if signed_in_user(request) else "web:login")
     return page(request, "web/verify_email_confirm.html", {"valid": True, "email": user.email})

@@ -1,57 +1,62 @@
-"""API keys: create (shown once, with ready-to-paste client configurations), list, revoke."""
+"""API keys: create (shown once, with ready-to-paste client configurations), list, revoke.
+
+The store's one rule for every entry point applies: owners and admins create and revoke keys;
+members and viewers see their own keys only."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts import actions
-from accounts.models import ApiKey, Role
-from billing import actions as billing_actions
 from edge.errors import http_status
-from memory.models import Project
+from memory import store
 from memory.store import Principal, StoreError
 from web.client_configs import all_configs
 from web.forms import KeyForm
 from web.pages import page
-from web.session import current_team, signed_in_user, team_page
+from web.refusals import raise_for_access
+from web.session import team_page
+from web.views.projects import when
 
 
 def _key_form(principal: Principal, data: dict[str, str] | None = None) -> KeyForm:
-    projects = [(p.public_id, p.name) for p in Project.objects.visible_to(principal).order_by("name", "pk")]
-    return KeyForm(data, projects=projects, read_only_only=principal.role == Role.VIEWER)
+    projects = [(p["slug"], p["name"]) for p in _projects(principal)]
+    return KeyForm(data, projects=projects)
+
+
+def _projects(principal: Principal) -> list[dict[str, Any]]:
+    return sorted(store.list_projects(principal)["projects"], key=lambda p: (p["name"], p["slug"]))
+
+
+def _row(key: dict[str, Any], project_names: dict[str, str]) -> dict[str, Any]:
+    project = key["project"]
+    expires_at = when(key["expires_at"])
+    return {
+        **key,
+        "project_name": project_names.get(project, "a deleted project") if project else "",
+        "created_at": when(key["created_at"]),
+        "expires_at": expires_at,
+        "expired": expires_at is not None and expires_at <= datetime.now(UTC),
+        "last_used_at": when(key["last_used_at"]),
+    }
 
 
 def _keys_page(
     request: HttpRequest, principal: Principal, form: KeyForm | None = None, status: int = 200
 ) -> HttpResponse:
-    keys = list(
-        ApiKey.objects.visible_to(principal)
-        .filter(revoked_at__isnull=True)
-        .select_related("user")
-        .order_by("-created_at", "-pk")
-    )
-    project_names = dict(
-        Project.objects.visible_to(principal)
-        .filter(pk__in={k.project_id for k in keys if k.project_id})
-        .values_list("pk", "name")
-    )
-    now = timezone.now()
-    rows = [
-        {
-            "key": key,
-            "project": project_names.get(key.project_id, "a deleted project") if key.project_id else "",
-            "expired": key.expires_at is not None and key.expires_at <= now,
-        }
-        for key in keys
-    ]
-    context = {"rows": rows, "form": form or _key_form(principal), "sees_all": principal.can_manage}
+    keys = store.list_api_keys(principal, include_expired=True)["api_keys"]
+    names = {p["slug"]: p["name"] for p in _projects(principal)}
+    context = {
+        "rows": [_row(key, names) for key in keys],
+        "form": form or _key_form(principal),
+        "manages_keys": principal.can_manage,
+    }
     return page(request, "web/keys.html", context, principal=principal, status=status)
 
 
@@ -63,35 +68,28 @@ def key_list(request: HttpRequest, principal: Principal) -> HttpResponse:
 @team_page
 @require_POST
 def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
-    user = signed_in_user(request)
     form = _key_form(principal, request.POST.dict())
-    if user is None or not form.is_valid():
+    if not form.is_valid():
         return _keys_page(request, principal, form, status=400)
     data = form.cleaned_data
-    project = None
-    if data["project"]:
-        project = Project.objects.visible_to(principal).filter(public_id=data["project"]).first()
-        if project is None:  # deleted between showing the form and sending it
-            form.add_error("project", "That project no longer exists.")
-            return _keys_page(request, principal, form, status=400)
-    expires_at = timezone.now() + timedelta(days=int(data["expires"])) if data["expires"] else None
+    expires_at = datetime.now(UTC) + timedelta(days=int(data["expires"])) if data["expires"] else None
     try:
-        key, raw = billing_actions.issue_api_key(
-            current_team(principal),
-            user,
-            project_id=project.pk if project else None,
-            name=data["name"],
+        made = store.create_api_key(
+            principal,
+            data["name"],
+            project=data["project"] or None,
             read_only=data["access"] == "read_only",
-            expires_at=expires_at,
-            actor=principal,
+            expires_at=expires_at.isoformat() if expires_at else None,
         )
     except StoreError as error:
+        raise_for_access(error)
         form.add_error(None, error.message)
         return _keys_page(request, principal, form, status=http_status(error))
+    key = _row(made["api_key"], {p["slug"]: p["name"] for p in _projects(principal)})
+    raw = made["key"]
     context = {
         "key": key,
         "raw_key": raw,
-        "project": project,
         "configs": all_configs(settings.MCP_URL, raw),
         "mcp_url": settings.MCP_URL,
     }
@@ -103,14 +101,18 @@ def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
 
 @team_page
 @require_POST
-def key_revoke(request: HttpRequest, principal: Principal, lookup: str) -> HttpResponse:
-    key = ApiKey.objects.visible_to(principal).filter(lookup=lookup, revoked_at__isnull=True).first()
-    if key is None:
+def key_revoke(request: HttpRequest, principal: Principal, key_id: str) -> HttpResponse:
+    listed = {key["id"] for key in store.list_api_keys(principal, include_expired=True)["api_keys"]}
+    if key_id not in listed:  # revoked already, or not the caller's to see
         raise Http404("No such key.")
-    actions.revoke_api_key(key, actor=principal)
+    try:
+        key = store.revoke_api_key(principal, key_id)["api_key"]
+    except StoreError as error:
+        raise_for_access(error)
+        raise
     if request.headers.get("HX-Request") == "true":
         # htmx swaps the key's row for this one; without script the page reloads below.
         columns = 8 if principal.can_manage else 7
         return render(request, "web/_key_revoked_row.html", {"key": key, "columns": columns})
-    messages.success(request, f"The key “{key.name}” ({key.display_prefix}…) is revoked.")
+    messages.success(request, f"The key “{key['name']}” ({key['id']}…) is revoked.")
     return redirect("web:keys")

@@ -8,17 +8,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import actions
-from accounts.models import Invitation, Membership, Role
-from billing import actions as billing_actions
-from billing import caps
-from billing.models import Plan
 from edge.errors import http_status
+from memory import store
 from memory.store import Principal, StoreError
-from web import mail, onboarding
+from web import mail
 from web.forms import InvitedSignupForm, InviteForm, MemberForm, RoleForm, role_choices
 from web.pages import page
-from web.session import choose_team, current_team, manager_page, signed_in_user, team_page
+from web.refusals import raise_for_access
+from web.session import choose_team, manager_page, signed_in_user, team_page
 from web.views.account import MODEL_BACKEND
 
 
@@ -26,34 +23,26 @@ def _members_page(
     request: HttpRequest, principal: Principal, invite_form: InviteForm | None = None, status: int = 200
 ) -> HttpResponse:
     user = signed_in_user(request)
-    plan = Plan.of_team(principal.team_id)
+    is_owner = principal.role == "owner"
+    members = store.list_members(principal)
     context = {
-        "memberships": Membership.objects.filter(team_id=principal.team_id)
-        .select_related("user")
-        .order_by("user__email"),
-        "invitations": Invitation.objects.pending().filter(team_id=principal.team_id).order_by("email"),
-        "invite_form": invite_form or InviteForm(include_owner=principal.role == Role.OWNER),
-        "role_choices": role_choices(include_owner=principal.role == Role.OWNER),
+        "members": members["members"],
+        "invitations": store.list_invitations(principal)["invitations"] if principal.can_manage else [],
+        "invite_form": invite_form or InviteForm(include_owner=is_owner),
+        "role_choices": role_choices(include_owner=is_owner),
         "email_verified": bool(user and user.email_verified),
-        "members_used": caps.members_used(principal.team_id),
-        "members_limit": plan.max_members,
-        "plan_name": plan.name,
+        "members_used": members["used"],
+        "members_limit": members["limit"],
+        "plan_name": members["plan"],
     }
     return page(request, "web/members.html", context, principal=principal, status=status)
 
 
-def _member(principal: Principal, form: MemberForm) -> Membership:
-    """The team's membership named by the form, or 404: another team's member is not found."""
+def _email(form: MemberForm) -> str:
+    """The member the form names; a malformed one is not found, like another team's member."""
     if not form.is_valid():
         raise Http404("No such member.")
-    membership = (
-        Membership.objects.select_related("user")
-        .filter(team_id=principal.team_id, user__email__iexact=form.cleaned_data["email"])
-        .first()
-    )
-    if membership is None:
-        raise Http404("No such member.")
-    return membership
+    return str(form.cleaned_data["email"])
 
 
 @team_page
@@ -64,26 +53,28 @@ def members(request: HttpRequest, principal: Principal) -> HttpResponse:
 @manager_page
 @require_POST
 def invite(request: HttpRequest, principal: Principal) -> HttpResponse:
-    user = signed_in_user(request)
-    form = InviteForm(request.POST, include_owner=principal.role == Role.OWNER)
-    if user is None or not form.is_valid():
+    form = InviteForm(request.POST, include_owner=principal.role == "owner")
+    if not form.is_valid():
         return _members_page(request, principal, form, status=400)
     try:
-        invitation, token = billing_actions.invite_member(
-            current_team(principal),
-            form.cleaned_data["email"],
-            form.cleaned_data["role"],
-            invited_by=user,
-            actor=principal,
-        )
+        made = store.invite_member(principal, form.cleaned_data["email"], form.cleaned_data["role"])
     except StoreError as error:
         form.add_error(None, error.message)
         return _members_page(request, principal, form, status=http_status(error))
-    if mail.send_invitation(invitation, token, user):
-        messages.success(request, f"Invitation sent to {invitation.email}.")
+    invitation = made["invitation"]
+    sent = mail.send_invitation(
+        invitation["email"],
+        made["token"],
+        team=made["team_name"],
+        role=invitation["role"],
+        inviter=made["inviter"],
+        days=made["valid_days"],
+    )
+    if sent:
+        messages.success(request, f"Invitation sent to {invitation['email']}.")
     else:
         messages.warning(
-            request, f"The invitation to {invitation.email} is saved but the email could not be sent."
+            request, f"The invitation to {invitation['email']} is saved but the email could not be sent."
         )
     return redirect("web:members")
 
@@ -92,46 +83,44 @@ def invite(request: HttpRequest, principal: Principal) -> HttpResponse:
 @require_POST
 def change_role(request: HttpRequest, principal: Principal) -> HttpResponse:
     form = RoleForm(request.POST)
-    membership = _member(principal, form)
+    email = _email(form)
     try:
-        actions.change_role(membership, form.cleaned_data["role"], actor=principal)
+        changed = store.change_member_role(principal, email, form.cleaned_data["role"])
     except StoreError as error:
+        if error.code == "not_found":
+            raise Http404(error.message) from None
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{membership.user.email} is now {membership.role}.")
+        messages.success(request, f"{changed['email']} is now {changed['role']}.")
     return redirect("web:members")
 
 
 @manager_page
 @require_POST
 def remove(request: HttpRequest, principal: Principal) -> HttpResponse:
-    membership = _member(principal, MemberForm(request.POST))
-    if membership.user_id == principal.user_id:
-        messages.error(request, "To leave the team yourself, use “Leave this team”.")
-        return redirect("web:members")
+    email = _email(MemberForm(request.POST))
     try:
-        actions.remove_member(membership, actor=principal)
+        removed = store.remove_member(principal, email)
     except StoreError as error:
+        if error.code == "not_found":
+            raise Http404(error.message) from None
         messages.error(request, error.message)
     else:
-        messages.success(
-            request, f"{membership.user.email} is no longer in the team; their keys are revoked."
-        )
+        messages.success(request, f"{removed['email']} is no longer in the team; their keys are revoked.")
     return redirect("web:members")
 
 
 @team_page
 @require_http_methods(["GET", "POST"])
 def leave(request: HttpRequest, principal: Principal) -> HttpResponse:
-    team = current_team(principal)
+    team = store.get_team(principal)
     if request.method == "POST":
-        membership = Membership.objects.get(team_id=principal.team_id, user_id=principal.user_id)
         try:
-            actions.leave_team(membership)
+            store.leave_team(store.principal_for_account(signed_in_user(request)), principal.team_id)
         except StoreError as error:
             messages.error(request, error.message)
             return redirect("web:members")
-        messages.success(request, f"You left {team.name}.")
+        messages.success(request, f"You left {team['name']}.")
         return redirect("web:teams")
     return page(request, "web/leave.html", {"team": team}, principal=principal)
 
@@ -139,46 +128,56 @@ def leave(request: HttpRequest, principal: Principal) -> HttpResponse:
 @manager_page
 @require_POST
 def revoke_invitation(request: HttpRequest, principal: Principal, public_id: str) -> HttpResponse:
-    invitation = Invitation.objects.pending().filter(team_id=principal.team_id, public_id=public_id).first()
-    if invitation is None:
-        raise Http404("No such invitation.")
-    actions.revoke_invitation(invitation, actor=principal)
-    messages.success(request, f"The invitation to {invitation.email} is revoked.")
+    try:
+        revoked = store.revoke_invitation(principal, public_id)
+    except StoreError as error:
+        raise_for_access(error)
+        raise
+    messages.success(request, f"The invitation to {revoked['email']} is revoked.")
     return redirect("web:members")
 
 
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link: accept as the signed-in invitee, or sign up with the invited address."""
-    found = Invitation.for_token(token)
-    if found is None or found.state != "pending":
-        state = found.state if found else "invalid"
-        return page(request, "web/invitation.html", {"state": state}, status=400)
     user = signed_in_user(request)
+    account = store.principal_for_account(user)
+    try:
+        found = store.get_invitation(account, token)
+    except StoreError:
+        found = None
+    if found is None or found["state"] != "pending":
+        state = found["state"] if found else "invalid"
+        return page(request, "web/invitation.html", {"state": state}, status=400)
     signup_form = None
     error = ""
     if user is None:
-        signup_form = InvitedSignupForm(request.POST if request.method == "POST" else None, email=found.email)
+        signup_form = InvitedSignupForm(
+            request.POST if request.method == "POST" else None, email=found["email"]
+        )
         if request.method == "POST" and signup_form.is_valid():
             try:
-                user = onboarding.sign_up_invited(
-                    found, signup_form.cleaned_data["password"], name=signup_form.cleaned_data["name"]
+                user = store.sign_up_invited(
+                    account,
+                    token,
+                    signup_form.cleaned_data["password"],
+                    name=signup_form.cleaned_data["name"],
                 )
             except StoreError as refused:
                 signup_form.add_error(None, refused.message)
             else:
                 login(request, user, backend=MODEL_BACKEND)
-                choose_team(request, found.team_id)
-                messages.success(request, f"Welcome to {found.team.name}!")
+                choose_team(request, found["team_id"])
+                messages.success(request, f"Welcome to {found['team_name']}!")
                 return redirect("web:home")
     elif request.method == "POST":
         try:
-            billing_actions.accept_invitation(found, user)
+            store.accept_invitation(account, token)
         except StoreError as refused:
             error = refused.message
         else:
-            choose_team(request, found.team_id)
-            messages.success(request, f"You joined {found.team.name} as {found.role}.")
+            choose_team(request, found["team_id"])
+            messages.success(request, f"You joined {found['team_name']} as {found['role']}.")
             return redirect("web:home")
     context = {
         "state": "pending",
@@ -186,7 +185,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "signup_form": signup_form,
         "error": error,
         "token": token,
-        "wrong_account": user is not None and user.email.lower() != found.email,
+        "wrong_account": user is not None and user.email.lower() != found["email"],
         "unverified": user is not None and not user.email_verified,
     }
     failed = bool(error or (signup_form is not None and signup_form.errors))

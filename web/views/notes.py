@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from edge.errors import http_status, raise_for_access
@@ -32,11 +32,8 @@ RECENT_REVISIONS = 5
 
 
 def project_path(slug: str) -> str:
-    """The project page's path: its URL name once that page is merged, the literal path until then."""
-    try:
-        return reverse("web:project", args=[slug])
-    except NoReverseMatch:
-        return f"/projects/{slug}/"
+    """The project page's path."""
+    return reverse("web:project", args=[slug])
 
 
 def note_details(principal: Principal, note_id: str, *, include_deleted: bool = True) -> dict[str, Any]:

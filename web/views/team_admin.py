@@ -10,10 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.models import Membership
 from edge.errors import http_status, raise_for_access
 from memory import store
-from memory.models import Project
 from memory.store import NotFound, Principal, StoreError
 from web.pages import page
 from web.session import team_page
@@ -70,12 +68,8 @@ def screening(request: HttpRequest, principal: Principal) -> HttpResponse:
 @team_page
 @require_GET
 def audit(request: HttpRequest, principal: Principal) -> HttpResponse:
-    actors = list(
-        Membership.objects.filter(team_id=principal.team_id)
-        .order_by("user__email")
-        .values_list("user__email", flat=True)
-    )
-    projects = list(Project.objects.visible_to(principal).order_by("slug").values_list("slug", flat=True))
+    actors = [member["email"] for member in store.list_members(principal)["members"]]
+    projects = sorted(project["slug"] for project in store.list_projects(principal)["projects"])
     form = AuditFilterForm(request.GET or None, actors=actors, projects=projects)
     filters: dict[str, Any] = {}
     if form.is_bound and form.is_valid():

@@ -7,9 +7,8 @@ from typing import Any
 from django import forms
 from oauth2_provider.forms import AllowForm
 
-from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Membership, Role, User
-from accounts.principal import principal_for_membership
-from memory.models import Project
+from memory import store
+from memory.store import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User
 
 READ_WRITE = "read_write"
 READ_ONLY = "read_only"
@@ -28,39 +27,33 @@ class ConsentForm(AllowForm):
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.memberships = list(
-            Membership.objects.filter(user=user).select_related("team").order_by("team__name", "team__slug")
-        )
-        self.projects_by_team: dict[str, list[Project]] = {}
-        for membership in self.memberships:
-            visible = Project.objects.visible_to(principal_for_membership(membership)).order_by("name")
-            self.projects_by_team[membership.team.slug] = list(visible)
-        self.fields["team"].choices = [(m.team.slug, m.team.name) for m in self.memberships]
+        self.teams: list[dict[str, Any]] = store.consent_choices(store.principal_for_account(user))["teams"]
+        self.fields["team"].choices = [(t["slug"], t["name"]) for t in self.teams]
         self.fields["project"].choices = [("", "All projects of the team")] + [
-            (m.team.name, [(p.public_id, p.name) for p in self.projects_by_team[m.team.slug]])
-            for m in self.memberships
-            if self.projects_by_team[m.team.slug]
+            (t["name"], [(p["public_id"], p["name"]) for p in t["projects"]])
+            for t in self.teams
+            if t["projects"]
         ]
-        if len(self.memberships) == 1:
-            self.fields["team"].initial = self.memberships[0].team.slug
+        if len(self.teams) == 1:
+            self.fields["team"].initial = self.teams[0]["slug"]
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean()
         if not cleaned.get("allow"):
             return cleaned
-        membership = next((m for m in self.memberships if m.team.slug == cleaned.get("team")), None)
-        if membership is None:
+        team = next((t for t in self.teams if t["slug"] == cleaned.get("team")), None)
+        if team is None:
             raise forms.ValidationError("Choose one of your teams.")
         project_id = None
         if cleaned.get("project"):
             chosen = cleaned["project"]
-            match = [p for p in self.projects_by_team[membership.team.slug] if p.public_id == chosen]
+            match = [p for p in team["projects"] if p["public_id"] == chosen]
             if not match:
                 self.add_error("project", "Choose a project of that team, or all projects.")
                 return cleaned
-            project_id = match[0].pk
-        read_only = cleaned.get("access") != READ_WRITE or membership.role == Role.VIEWER
-        cleaned["consent"] = {"team_id": membership.team_id, "project_id": project_id, "read_only": read_only}
+            project_id = match[0]["id"]
+        read_only = cleaned.get("access") != READ_WRITE or team["role"] == Role.VIEWER
+        cleaned["consent"] = {"team_id": team["id"], "project_id": project_id, "read_only": read_only}
         # The token's scope says what was granted; the principal applies the same choice.
         cleaned["scope"] = OAUTH_READ_SCOPE if read_only else f"{OAUTH_READ_SCOPE} {OAUTH_WRITE_SCOPE}"
         return cleaned

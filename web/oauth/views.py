@@ -11,23 +11,23 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
-from oauth2_provider.models import Application
 from oauth2_provider.views import AuthorizationView
 from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationManagementView,
     DynamicClientRegistrationView,
 )
 
-from accounts import oauth
-from accounts.models import OAuthConnection, User
 from edge import rate
 from edge.client_address import client_address
-from knownbase.oauth.forms import ConsentForm
-from knownbase.oauth.redirects import is_loopback, redirect_uri_problem
-from knownbase.oauth.validator import CONSENT
-from memory.models import Project
+from edge.errors import raise_for_access
+from memory import store
+from memory.store import StoreError, User
+from web.oauth.forms import ConsentForm
+from web.oauth.redirects import is_loopback, redirect_uri_problem
+from web.oauth.validator import CONSENT
+from web.pages import page
 
 # Grant types a registration may ask for: the authorization code flow and its refresh tokens.
 SUPPORTED_GRANT_TYPES = frozenset({"authorization_code", "refresh_token"})
@@ -76,7 +76,9 @@ class ConsentView(AuthorizationView):
         return response
 
     def form_invalid(self, form: ConsentForm) -> HttpResponse:
-        application = Application.objects.filter(client_id=form.data.get("client_id", "")).first()
+        application = store.find_oauth_client(
+            store.principal_for_account(_user(self.request)), str(form.data.get("client_id", ""))
+        )
         if application is None:
             return render(
                 self.request, self.template_name, {"error": {"error": "invalid_request"}}, status=400
@@ -97,14 +99,21 @@ class ConsentView(AuthorizationView):
 
 
 def _metadata_refusal(body: bytes) -> JsonResponse | None:
-    """Our rules on top of DOT's validation of RFC 7591 client metadata: redirect URIs (http only
-    on loopback) and grant types (the authorization code flow only)."""
+    """Our rules on top of DOT's validation of RFC 7591 client metadata: a client name the
+    screening gate passes, redirect URIs (http only on loopback) and grant types (the authorization
+    code flow only)."""
     try:
         data = json.loads(body)
     except ValueError:
         return None  # DOT answers malformed JSON itself
     if not isinstance(data, dict):
         return None
+    try:
+        store.screen_client_name(store.principal_for_account(), data.get("client_name"))
+    except StoreError as error:
+        return JsonResponse(
+            {"error": "invalid_client_metadata", "error_description": error.message}, status=400
+        )
     uris = data.get("redirect_uris")
     for uri in uris if isinstance(uris, list) else []:
         problem = redirect_uri_problem(uri) if isinstance(uri, str) else None
@@ -162,34 +171,17 @@ class RegistrationManagementView(DynamicClientRegistrationManagementView):
 @require_GET
 def connected_apps(request: HttpRequest) -> HttpResponse:
     """Every OAuth client the signed-in user connected and that can still act, with what it may do."""
-    user = _user(request)
-    connections = list(
-        OAuthConnection.objects.live()
-        .filter(user=user)
-        .select_related("application", "team")
-        .order_by("-created_at")
-    )
-    project_ids = {c.project_id for c in connections if c.project_id is not None}
-    project_names = dict(
-        Project.objects.filter(pk__in=project_ids, team__memberships__user=user).values_list("pk", "name")
-    )
-    rows = [
-        {
-            "connection": connection,
-            "project_name": project_names.get(connection.project_id) if connection.project_id else None,
-        }
-        for connection in connections
-    ]
-    return render(request, "oauth/apps.html", {"rows": rows})
+    connections = store.list_connections(store.principal_for_account(_user(request)))["connections"]
+    return page(request, "oauth/apps.html", {"connections": connections})
 
 
 @login_required
 @require_POST
 def revoke_app(request: HttpRequest, public_id: str) -> HttpResponse:
-    user = _user(request)
-    connection = get_object_or_404(
-        OAuthConnection.objects.live().select_related("application"), public_id=public_id, user=user
-    )
-    oauth.revoke_connection(connection, by=user)
-    messages.success(request, f"{connection.client_name} can no longer use Knownbase.")
+    try:
+        revoked = store.revoke_connection(store.principal_for_account(_user(request)), public_id)
+    except StoreError as error:
+        raise_for_access(error)
+        raise
+    messages.success(request, f"{revoked['client_name']} can no longer use Knownbase.")
     return redirect("oauth-apps")

@@ -19,9 +19,9 @@ from oauthlib.oauth2 import Server
 from oauthlib.oauth2.rfc6749 import errors
 from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
 
-from accounts import oauth
-from accounts.models import OAuthConnection, same_resource
-from knownbase.oauth.redirects import redirect_uri_allowed
+from memory import store
+from memory.store import same_resource
+from web.oauth.redirects import redirect_uri_allowed
 
 # The consent view passes the user's choice to the validator under this name (an oauthlib request
 # attribute, through DOT's `credentials`).
@@ -80,7 +80,14 @@ class KnownbaseValidator(OAuth2Validator):
                 description="Authorization needs the consent page.", request=request
             )
         grant: Grant = super()._create_authorization_code(request, code, expires)
-        oauth.connect(user=request.user, application=request.client, code=grant, **consent)
+        store.connect_oauth_client(
+            store.principal_for_account(request.user),
+            request.client.pk,
+            grant.pk,
+            consent["team_id"],
+            consent["project_id"],
+            consent["read_only"],
+        )
         return grant
 
     def _create_refresh_token(
@@ -94,5 +101,5 @@ class KnownbaseValidator(OAuth2Validator):
             request, refresh_token_code, access_token, previous_refresh_token
         )
         if previous_refresh_token is None and request.grant_type == "authorization_code":
-            OAuthConnection.bind_token_family(request.code, token.token_family)
+            store.bind_oauth_token_family(request.code, token.token_family)
         return token

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import path
 from oauth2_provider.views import OAuthServerMetadataView, RevokeTokenView, TokenView
 
-from knownbase.oauth import views
+from web.oauth import views
 
 app_name = "oauth2_provider"
 

@@ -1,0 +1,136 @@
+"""The billing page through the store: the plans and the team's subscription, Stripe Checkout for an
+upgrade and the Stripe billing portal (owners and admins), and the Stripe webhook's hand-off.
+
+Checkout and the portal change nothing here: Stripe's events do, through receive_stripe_event.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+import stripe
+from django.db import transaction
+
+from accounts.errors import Forbidden, InvalidArgument, StoreError
+from accounts.principal import Principal
+from billing import stripe_service, webhooks
+from billing.models import Plan, Subscription
+from billing.tasks import process_stripe_event
+from memory import registry, usage, validation
+from memory.store.accounts import account_user, team_of
+
+log = logging.getLogger(__name__)
+
+MANAGE_ONLY = "Only the team's owners and admins can change its plan."
+
+
+class StripeUnavailable(StoreError):
+    """Stripe did not answer: nothing was charged or changed."""
+
+    code = "unavailable"
+
+
+def _plan_dict(plan: Plan) -> dict[str, Any]:
+    return {
+        "code": plan.code,
+        "name": plan.name,
+        "price_cents_monthly": plan.price_cents_monthly,
+        "buyable": bool(plan.price_id),
+        "caps": plan.caps(),
+    }
+
+
+@registry.read
+def get_billing(principal: Principal) -> dict[str, Any]:
+    """What the billing page shows: the team, its usage against the plan in force (get_usage's
+    answer), the plan it is subscribed to, every plan of the catalogue, and whether Stripe is set up
+    and the caller may buy (`can_manage`) or open the portal."""
+    team = team_of(principal)
+    subscription = Subscription.objects.select_related("plan").filter(team=team).first()
+    in_force = usage.usage(principal.team_id)
+    current = Plan.objects.get(code=in_force["plan"]["code"])
+    enabled = stripe_service.configured()
+    return {
+        "team": {"id": team.pk, "slug": team.slug, "name": team.name},
+        "usage": in_force,
+        "current_plan": _plan_dict(current),
+        "subscribed_plan": _plan_dict(subscription.plan if subscription is not None else current),
+        "live": subscription is not None and subscription.is_live,
+        "plans": [_plan_dict(plan) for plan in Plan.objects.all()],
+        "stripe_enabled": enabled,
+        "can_manage": principal.can_manage,
+        "can_open_portal": enabled
+        and principal.can_manage
+        and bool(subscription and subscription.stripe_customer_id),
+    }
+
+
+def _require_buyer(principal: Principal) -> None:
+    if not principal.can_manage:
+        raise Forbidden(MANAGE_ONLY)
+
+
+@registry.write
+def start_checkout(principal: Principal, plan: str) -> dict[str, Any]:
+    """A Stripe Checkout URL for `plan` (owners and admins). Refused when Stripe is not set up, the
+    plan is not sold, or the team already pays through Stripe (it changes plan in the portal)."""
+    _require_buyer(principal)
+    if not stripe_service.configured():
+        raise InvalidArgument("Upgrades are off: this server has no Stripe keys.")
+    code = validation.text(plan, "plan", limit=30)
+    chosen = Plan.objects.filter(code=code).first()
+    if chosen is None or not chosen.price_id:
+        raise InvalidArgument("That plan cannot be bought here.")
+    team = team_of(principal)
+    subscription = Subscription.objects.filter(team=team).first()
+    if subscription is not None and subscription.is_live:
+        raise InvalidArgument("This team already pays through Stripe: change its plan in Manage billing.")
+    try:
+        url = stripe_service.checkout_url(
+            team,
+            chosen,
+            customer_id=subscription.stripe_customer_id if subscription is not None else "",
+            email=account_user(principal).email,
+        )
+    except stripe.StripeError:
+        log.exception("Checkout session for team %s failed", team.pk)
+        raise StripeUnavailable(
+            "Stripe did not open a checkout; nothing was charged. Try again shortly."
+        ) from None
+    return {"url": url}
+
+
+@registry.write
+def open_billing_portal(principal: Principal) -> dict[str, Any]:
+    """A Stripe billing portal URL for the team's customer (owners and admins)."""
+    _require_buyer(principal)
+    team = team_of(principal)
+    subscription = Subscription.objects.filter(team=team).first()
+    if not stripe_service.configured() or subscription is None or not subscription.stripe_customer_id:
+        raise InvalidArgument("This team has no Stripe billing to manage yet.")
+    try:
+        url = stripe_service.portal_url(subscription.stripe_customer_id)
+    except stripe.StripeError:
+        log.exception("Portal session for team %s failed", team.pk)
+        raise StripeUnavailable("Stripe did not open the billing portal. Try again shortly.") from None
+    return {"url": url}
+
+
+def receive_stripe_event(payload: bytes, signature: str | None) -> dict[str, Any]:
+    """A Stripe webhook delivery: verify its signature, store the event once, and schedule its
+    handling (billing/webhooks.py) after the commit.
+
+    It takes no Principal: Stripe is nobody's credential, the signature over the body is its proof,
+    and the handling acts as the system (audit rows say so). Returns the `status` (received, or
+    duplicate for an event already stored, which Stripe should stop retrying) and the `event` id;
+    invalid_argument for a bad signature or body."""
+    try:
+        event, apply = webhooks.receive(payload, signature)
+    except webhooks.BadEvent as exc:
+        raise InvalidArgument(str(exc)) from None
+    if not apply:
+        return {"status": "duplicate", "event": event.event_id}
+    transaction.on_commit(partial(process_stripe_event.delay, event.pk))
+    return {"status": "received", "event": event.event_id}

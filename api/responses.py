@@ -56,8 +56,9 @@ def _field(kind: Any, doc: Doc, required: bool) -> Any:
     if origin is list and args[0] is str:
         return Out.texts(text, example, required=required)
     if origin is list:
+        child = serializers.DictField(help_text=text, style={"example": example[0]})
         return serializers.ListField(
-            child=serializers.DictField(), help_text=text, style={"example": example}, required=required
+            child=child, help_text=text, style={"example": example}, required=required
         )
     if origin is dict:
         return Out.mapping(text, example, required=required)

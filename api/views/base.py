@@ -23,6 +23,7 @@ from accounts.principal import Principal
 from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
 from memory import inputs
+from memory.store.results import NoteResult, NoteStatusResult, RevisionRestored
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,7 +98,9 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def note_answer(result: dict[str, Any], *, status: int = 200, location: bool = False) -> Response:
+def note_answer(
+    result: NoteResult | NoteStatusResult | RevisionRestored, *, status: int = 200, location: bool = False
+) -> Response:
     """A response about one note, with its version as ETag."""
     note = result["note"]
     headers = {"ETag": etag(int(note["version"]))}

@@ -2,7 +2,7 @@
 
 Each function takes the calling Principal first and is classified read or write in memory.registry.
 Writes run scope check → plan check → screening → transaction → audit. Results are plain dicts in
-the shapes of the tool contract, shared by MCP, REST and the web. Callers write `store.remember(...)`;
+the shapes of the tool contract (memory.store.results), shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:
 
 - projects: list_projects, get_project, create_project, rename_project, update_project, rename_tag
@@ -18,8 +18,11 @@ each operation lives in the module of its resource:
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
+- results, results_team: the shape of every answer above, as TypedDicts; MCP structured output, REST
+  bodies and the OpenAPI schema are derived from them
 """
 
+from memory.store import results, results_team
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
@@ -103,6 +106,8 @@ __all__ = [
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",
+    "results",
+    "results_team",
     "revoke_api_key",
     "search_notes",
     "start_export",

@@ -43,7 +43,7 @@ class Doc:
     time: bool = False
 
 
-def When(description: str) -> Doc:  # noqa: N802  (reads as a type in the declarations below)
+def When(description: str) -> Doc:
     return Doc(description, TIME, time=True)
 
 
@@ -88,6 +88,14 @@ class NoteList(TypedDict):
     total: Annotated[int, Doc("How many notes match the filters.", 120)]
     next_cursor: Annotated[
         str | None, Doc("Pass as `cursor` for the next page; null on the last page.", "eyJ2IjoxfQ:1v2x")
+    ]
+
+
+class NotePage(NoteList):
+    """list_notes' answer: REST publishes NoteList, paging by cursor only, and drops next_offset."""
+
+    next_offset: NotRequired[
+        Annotated[int | None, Doc("Pass as `offset` for the next page (web pages).", 50)]
     ]
 
 
@@ -265,8 +273,12 @@ class RememberConflict(TypedDict):
 
 class CheckpointItem(TypedDict):
     kind: Annotated[
-        Literal["decisions", "open_items", "failed_approaches"],
-        Doc("Which list the item came from.", "decisions"),
+        str,
+        Doc(
+            "Which list the item came from.",
+            "decisions",
+            choices=("decisions", "open_items", "failed_approaches"),
+        ),
     ]
     status: Annotated[
         Literal["created", "updated", "duplicate", "conflict"], Doc("What remember did with it.", "created")
@@ -386,5 +398,6 @@ class SearchResult(TypedDict):
 class SearchResults(TypedDict):
     results: Annotated[list[SearchResult], Doc("Best first.")]
     search_mode: Annotated[
-        Literal["vector", "scan", "fulltext", "substring"], Doc("How the query was matched.", "fulltext")
+        str,
+        Doc("How the query was matched.", "fulltext", choices=("vector", "scan", "fulltext", "substring")),
     ]

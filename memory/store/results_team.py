@@ -7,7 +7,7 @@ for the pattern every shape follows)."""
 from typing import Annotated, Any, Literal, TypedDict
 
 from memory import inputs
-from memory.store.results import NOTE_ID, Doc, Project, When
+from memory.store.results import NOTE_ID, OTHER_NOTE_ID, Doc, Project, When
 
 # --------------------------------------------------------------------------------------------- transfer
 
@@ -43,9 +43,16 @@ class ExportDocument(TypedDict):
         dict[str, Any], Doc("The project's fields.", {"slug": "payments", "name": "Payments API"})
     ]
     notes: Annotated[
-        list[dict[str, Any]], Doc("Every note the caller can see, deleted ones too, with revisions.", [{}])
+        list[dict[str, Any]],
+        Doc(
+            "Every note the caller can see, deleted ones too, with revisions.",
+            [{"id": NOTE_ID, "title": "Webhooks retry", "revisions": []}],
+        ),
     ]
-    links: Annotated[list[dict[str, Any]], Doc("Links between those notes.", [{}])]
+    links: Annotated[
+        list[dict[str, Any]],
+        Doc("Links between those notes.", [{"from": NOTE_ID, "to": OTHER_NOTE_ID, "kind": "depends_on"}]),
+    ]
 
 
 class ExportLink(TypedDict):
@@ -133,3 +140,90 @@ class Error(TypedDict):
     error: Annotated[
         ErrorDetail, Doc("The error; codes may add fields (versions, field and family, upgrade_url…).")
     ]
+
+
+# ------------------------------------------------------------------------------ pages of the web only
+
+
+class TransferJob(TypedDict):
+    id: Annotated[str, Doc("The job's id.", "tj_4Gx8kQ2mP7")]
+    kind: Annotated[str, Doc("What the job does.", "export", choices=("export", "import"))]
+    format: Annotated[str, Doc("The file's format.", "json")]
+    status: Annotated[str, Doc("staged, queued, running, succeeded or failed.", "running")]
+    progress: Annotated[int, Doc("Notes done.", 120)]
+    total: Annotated[int, Doc("Notes in all.", 400)]
+    percent: Annotated[int, Doc("Progress, 0 to 100.", 30)]
+    finished: Annotated[bool, Doc("Whether the job has ended.", False)]
+    project: Annotated[str | None, Doc("The project's slug, once there is one.", "payments")]
+    result: Annotated[dict[str, Any], Doc("The import's report or outcome.", {})]
+    error: Annotated[str, Doc("Why it failed.", "")]
+    url: Annotated[str | None, Doc("A finished export's signed download link.", None)]
+    expires_at: Annotated[str | None, When("When that link stops working.")]
+    created_at: Annotated[str, When("When the job was made.")]
+    finished_at: Annotated[str | None, When("When it ended.")]
+
+
+class TransferJobResult(TypedDict):
+    job: Annotated[TransferJob, Doc("The job.")]
+
+
+class ExportReady(ExportLink):
+    """start_export's answer for a small project: the link at once."""
+
+    job: Annotated[None, Doc("No job: the link is ready.")]
+
+
+class ExportQueued(TypedDict):
+    """start_export's answer for a large project: a background job to follow with transfer_job."""
+
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    format: Annotated[str, Doc("The file's format.", "json", choices=inputs.EXPORT_FORMATS)]
+    url: Annotated[None, Doc("No link yet: the job's answer carries it when done.")]
+    job: Annotated[TransferJob, Doc("The background job.")]
+
+
+class ExportContent(TypedDict):
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    format: Annotated[str, Doc("The file's format.", "json", choices=inputs.EXPORT_FORMATS)]
+    filename: Annotated[str, Doc("The file's name.", "payments.knownbase.json")]
+    content: Annotated[ExportDocument | str, Doc("The JSON document, or the Markdown text.")]
+
+
+class ScreeningRule(TypedDict):
+    id: Annotated[str, Doc("The rule's id.", "sr_2kP9")]
+    kind: Annotated[str, Doc("pattern or allow.", "pattern")]
+    name: Annotated[str, Doc("The rule's label.", "Internal hostnames")]
+    value: Annotated[str, Doc("The pattern, or a masked hint of an allowed value.", r"corp\.internal")]
+    created_at: Annotated[str, When("When the rule was added.")]
+
+
+class ScreeningRuleAdded(TypedDict):
+    rule: Annotated[ScreeningRule, Doc("The rule.")]
+    status: Annotated[Literal["created", "exists"], Doc("What happened.", "created")]
+
+
+class ScreeningRuleDeleted(TypedDict):
+    status: Annotated[Literal["deleted"], Doc("What happened.", "deleted")]
+    id: Annotated[str, Doc("The rule's id.", "sr_2kP9")]
+
+
+class ScreeningRules(TypedDict):
+    rules: Annotated[list[ScreeningRule], Doc("The team's rules, by kind and name.")]
+    families: Annotated[list[str], Doc("The built-in secret families.", ["aws_access_key"])]
+
+
+class AuditEvent(TypedDict):
+    id: Annotated[str, Doc("The event's id.", "ae_7Hk2")]
+    action: Annotated[str, Doc("What was done.", "note.created")]
+    actor: Annotated[str | None, Doc("Who did it.", "mia@acme.test")]
+    client: Annotated[str, Doc("The client it came through.", "claude-code")]
+    auth_method: Annotated[str, Doc("How the actor authenticated.", "api_key")]
+    project: Annotated[str | None, Doc("The project's slug at the time.", "payments")]
+    object_id: Annotated[str, Doc("What it was done to.", NOTE_ID)]
+    detail: Annotated[dict[str, Any], Doc("What else the event records.", {})]
+    created_at: Annotated[str, When("When it happened.")]
+
+
+class AuditEvents(TypedDict):
+    events: Annotated[list[AuditEvent], Doc("Newest first.")]
+    next_before: Annotated[str | None, Doc("Pass as `before` for the next page.", "ae_7Hk2")]

@@ -4,6 +4,7 @@ Principal, so scoping, screening, caps, revisions and audit are the tools' own."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -74,8 +75,8 @@ def note(request: HttpRequest, principal: Principal, slug: str, note_id: str) ->
     if current["project"] != slug:  # the project was renamed, or the link was typed by hand
         return redirect("web:note", current["project"], current["id"])
     deleted = "deleted_at" in current
-    links: dict[str, Any] = {"outbound": [], "inbound": []}
-    revisions: dict[str, Any] = {"revisions": []}
+    links: Mapping[str, Any] = {"outbound": [], "inbound": []}
+    revisions: Mapping[str, Any] = {"revisions": []}
     if not deleted:
         links = store.list_note_links(principal, current["id"])
         revisions = store.list_note_revisions(principal, current["id"], limit=RECENT_REVISIONS)

@@ -15,9 +15,15 @@ The pattern, for a new store function:
    `Doc(..., choices=inputs.SOMETHING)` when memory.inputs declares the set.
 2. Annotate the store function's return with it (`-> NoteResult`); mypy then checks every dict the
    function builds against the declaration.
-3. For REST, pass the TypedDict to `api.responses.shape(...)` in the view's `ok=` answers; the MCP
-   tool needs nothing more.
-4. Add it to SHAPES at the bottom, and give tests/memory/store/test_results.py a real result of it.
+3. For REST, publish `api.responses.shape(TheResult)` in the view's `ok=` answers: the component
+   of the same name is built from the declaration. An MCP tool sends the store's result as it is
+   (structured content and the same JSON as text) and needs nothing more.
+4. tests/memory/store/test_results.py finds the declarations itself; for a new MCP tool, name its
+   store function in TOOL_RESULTS there and call it in the live round, which checks what the tool
+   really sends against the declaration.
+
+The MCP tools do not advertise output schemas: built from these declarations they would take about
+3,300 more tokens of tools/list (1,900 for the core set), past its budgets (3,000 and 1,200 in all).
 """
 
 # No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations only,

@@ -18,11 +18,11 @@ each operation lives in the module of its resource:
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
-- results, results_team: the shape of every answer above, as TypedDicts; MCP structured output, REST
+- results, results_team, results_review: the shape of every answer above, as TypedDicts; MCP structured output, REST
   bodies and the OpenAPI schema are derived from them
 """
 
-from memory.store import results, results_team
+from memory.store import results, results_review, results_team
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.conflicts import list_conflicts, resolve_conflict
@@ -107,6 +107,7 @@ __all__ = [
     "restore_note",
     "restore_note_revision",
     "results",
+    "results_review",
     "results_team",
     "revoke_api_key",
     "search_notes",

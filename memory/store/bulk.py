@@ -22,6 +22,7 @@ from memory.models import Note, NoteStatus
 from memory.notes import edit_note
 from memory.scoping import echo, project_for
 from memory.screening import guard
+from memory.store import results_review
 from memory.store.common import checked_version, max_revisions
 
 RETAG, MARK_HISTORICAL, DELETE = inputs.BULK_ACTIONS
@@ -72,7 +73,7 @@ def bulk_update_notes(
     remove_tags: list[str] | None = None,
     reason: str | None = None,
     expected_versions: dict[str, int] | None = None,
-) -> dict[str, Any]:
+) -> results_review.BulkUpdated:
     """Apply `action` (retag, mark_historical, delete) to each of `ids` in `project`.
 
     Returns the ids changed, the ids already in the wanted state (`unchanged`) and each failure with
@@ -103,7 +104,7 @@ def bulk_update_notes(
     revision_cap = max_revisions(principal)
     updated: list[str] = []
     unchanged: list[str] = []
-    failed: list[dict[str, str]] = []
+    failed: list[results_review.BulkFailure] = []
     for note_id in wanted:
         note = found.get(note_id)
         if note is None:

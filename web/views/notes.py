@@ -34,7 +34,9 @@ def project_path(slug: str) -> str:
         return f"/projects/{slug}/"
 
 
-def note_details(principal: Principal, note_id: str, *, include_deleted: bool = True) -> dict[str, Any]:
+def note_details(
+    principal: Principal, note_id: str, *, include_deleted: bool = True
+) -> store.results_review.NoteDetails:
     """The note with its authorship and chain, or 404 for anything the caller cannot see."""
     try:
         return store.get_note_details(principal, note_id, include_deleted=include_deleted)
@@ -56,7 +58,7 @@ def refused(error: StoreError) -> None:
         raise PermissionDenied(error.message)
 
 
-def base_context(slug: str, details: dict[str, Any], principal: Principal) -> dict[str, Any]:
+def base_context(slug: str, details: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
     note = details["note"]
     return {
         "slug": slug,
@@ -95,7 +97,7 @@ def _edit_page(
     request: HttpRequest,
     principal: Principal,
     slug: str,
-    details: dict[str, Any],
+    details: Mapping[str, Any],
     form: NoteForm,
     *,
     conflict: dict[str, Any] | None = None,
@@ -105,7 +107,7 @@ def _edit_page(
     return page(request, "web/note_edit.html", context, principal=principal, status=status)
 
 
-def _may_change_visibility(request: HttpRequest, details: dict[str, Any]) -> bool:
+def _may_change_visibility(request: HttpRequest, details: Mapping[str, Any]) -> bool:
     user = signed_in_user(request)
     return user is not None and details["author"] == user.email
 
@@ -183,7 +185,7 @@ def _gone(request: HttpRequest, principal: Principal, note_id: str) -> HttpRespo
 
 
 def confirm_page(
-    request: HttpRequest, principal: Principal, slug: str, details: dict[str, Any], action: dict[str, Any]
+    request: HttpRequest, principal: Principal, slug: str, details: Mapping[str, Any], action: dict[str, Any]
 ) -> HttpResponse:
     context = {**base_context(slug, details, principal), "action": action}
     return page(

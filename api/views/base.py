@@ -22,8 +22,7 @@ from accounts.errors import InvalidArgument
 from accounts.principal import Principal
 from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
-from memory import inputs
-from memory.store.results import NoteResult, NoteStatusResult, RevisionRestored
+from memory import inputs, store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -99,7 +98,10 @@ def etag(version: int) -> str:
 
 
 def note_answer(
-    result: NoteResult | NoteStatusResult | RevisionRestored, *, status: int = 200, location: bool = False
+    result: store.results.NoteResult | store.results.NoteStatusResult | store.results.RevisionRestored,
+    *,
+    status: int = 200,
+    location: bool = False,
 ) -> Response:
     """A response about one note, with its version as ETag."""
     note = result["note"]

@@ -155,6 +155,7 @@ class TransferJob(TypedDict):
     percent: Annotated[int, Doc("Progress, 0 to 100.", 30)]
     finished: Annotated[bool, Doc("Whether the job has ended.", False)]
     project: Annotated[str | None, Doc("The project's slug, once there is one.", "payments")]
+    # A JSON column: the dry run's report while staged, the project and counts once imported.
     result: Annotated[dict[str, Any], Doc("The import's report or outcome.", {})]
     error: Annotated[str, Doc("Why it failed.", "")]
     url: Annotated[str | None, Doc("A finished export's signed download link.", None)]
@@ -220,6 +221,7 @@ class AuditEvent(TypedDict):
     auth_method: Annotated[str, Doc("How the actor authenticated.", "api_key")]
     project: Annotated[str | None, Doc("The project's slug at the time.", "payments")]
     object_id: Annotated[str, Doc("What it was done to.", NOTE_ID)]
+    # A JSON column whose keys depend on the action.
     detail: Annotated[dict[str, Any], Doc("What else the event records.", {})]
     created_at: Annotated[str, When("When it happened.")]
 

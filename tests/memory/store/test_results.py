@@ -23,14 +23,14 @@ import pytest
 from api import responses
 from mcp_gateway.tooling import TOOLS
 from memory import inputs, store
-from memory.store import results, results_team
+from memory.store import results, results_review, results_team
 from memory.store.results import Doc
 from tests.api.schema import openapi
 from tests.mcp_gateway.state import text_matches_structured
 
 DECLARATIONS = {
     name: value
-    for module in (results, results_team)
+    for module in (results, results_review, results_team)
     for name, value in vars(module).items()
     if is_typeddict(value) and value.__module__ == module.__name__
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -16,9 +16,10 @@ from memory.store import StoreError
 log = logging.getLogger(__name__)
 
 
-def ok(payload: dict[str, Any]) -> CallToolResult:
+def ok(payload: Mapping[str, Any]) -> CallToolResult:
+    """A store result (a memory.store.results shape) as structured content and the same JSON as text."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=dict(payload))
 
 
 def error(code: str, message: str, **details: Any) -> CallToolResult:
@@ -29,7 +30,7 @@ def error(code: str, message: str, **details: Any) -> CallToolResult:
     )
 
 
-def _run_in_thread(fn: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:
+def _run_in_thread(fn: Callable[..., Mapping[str, Any]], *args: Any, **kwargs: Any) -> Mapping[str, Any]:
     # Tools run in worker threads whose connections Django's request cycle never closes.
     close_old_connections()
     try:
@@ -38,7 +39,7 @@ def _run_in_thread(fn: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any)
         close_old_connections()
 
 
-async def call_store(fn: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> CallToolResult:
+async def call_store(fn: Callable[..., Mapping[str, Any]], *args: Any, **kwargs: Any) -> CallToolResult:
     """Run a store function off the event loop and turn its result or StoreError into a tool result."""
     try:
         payload = await sync_to_async(_run_in_thread, thread_sensitive=False)(fn, *args, **kwargs)

@@ -266,10 +266,18 @@ class NoteAdmin(ReadOnlyAdmin[Note]):
                 continue
             queue = store.list_conflicts(principal, limit=MODERATION_PER_TEAM)
             if queue["total"]:
-                for conflict in queue["conflicts"]:
-                    labels = RESOLUTION_LABELS if conflict["b"] else LONE_LABELS
-                    conflict["buttons"] = [(r, labels[r]) for r in conflict["resolutions"]]
-                sections.append({"team": team, **queue})
+                # The store's conflicts, each with the labelled buttons the page shows for it.
+                shown = [
+                    {
+                        **conflict,
+                        "buttons": [
+                            (r, (RESOLUTION_LABELS if conflict["b"] else LONE_LABELS)[r])
+                            for r in conflict["resolutions"]
+                        ],
+                    }
+                    for conflict in queue["conflicts"]
+                ]
+                sections.append({"team": team, **queue, "conflicts": shown})
         context = {
             **self.admin_site.each_context(request),
             "title": "Moderation: open conflicts",

@@ -19,7 +19,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.db import IntegrityError, transaction
 
@@ -33,6 +33,8 @@ SEALED_PURPOSE = "idempotency.sealed-field"
 # secret can be opened again at all.
 SEALED_REPLAY_WINDOW = timedelta(hours=24)
 
+Result = TypeVar("Result", bound=Mapping[str, Any])
+
 
 def request_digest(request: Mapping[str, Any]) -> str:
     """SHA-256 of the request's canonical JSON: equal requests, equal digests, whatever the key order."""
@@ -44,12 +46,12 @@ def run_once(
     principal: Principal,
     operation: str,
     key: Any,
-    work: Callable[[], dict[str, Any]],
+    work: Callable[[], Result],
     *,
     project: Project | None,
     request: Mapping[str, Any],
     sealed: tuple[str, ...] = (),
-) -> dict[str, Any]:
+) -> Result:
     """Run `work` unless this principal's credential already ran `operation` in `project` (None: in the
     team) with `key`; call inside a transaction. `request` is the validated request, compared with the
     first one's. `sealed` names top-level fields of the result that are secrets: kept sealed, not clear."""
@@ -80,14 +82,15 @@ def run_once(
                 "Send a new key for a new request; reuse a key only to retry the same request "
                 "with the same arguments."
             ) from None
-        return _opened(dict(stored.response), sealed, operation)
+        # The stored answer is the JSON of the first call's result, of the same shape.
+        return cast(Result, _opened(dict(stored.response), sealed, operation))
     result = work()
     record.response = _sealed(result, sealed)
     record.save(update_fields=["response"])
     return result
 
 
-def _sealed(result: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+def _sealed(result: Mapping[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     return {
         name: sealing.seal({"value": value}, SEALED_PURPOSE) if name in fields else value
         for name, value in result.items()

@@ -5,11 +5,15 @@ notes and projects that the caller cannot see."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from billing import caps, standing
 from billing.models import Plan
 from memory.models import Note, Project
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results_team
 
 
 def projects_used(team_id: int) -> int:
@@ -28,7 +32,7 @@ def require_notes(team_id: int, adding: int = 1) -> None:
     caps.require(team_id, "notes", used=notes_used(team_id), adding=adding)
 
 
-def usage(team_id: int) -> dict[str, Any]:
+def usage(team_id: int) -> results_team.Usage:
     plan = Plan.of_team(team_id)
     return {
         "plan": {"code": plan.code, "name": plan.name},

@@ -7,6 +7,7 @@ contains HTML shows the HTML as text.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 CONTEXT_LINES = 3  # unchanged lines shown around each change; longer unchanged runs are elided
@@ -84,7 +85,7 @@ class FieldChange:
 
 
 def field_changes(
-    old: dict[str, object], new: dict[str, object], labels: dict[str, str]
+    old: Mapping[str, object], new: Mapping[str, object], labels: dict[str, str]
 ) -> list[FieldChange]:
     """The short fields (type, status, tags, importance…) that differ, as text."""
     return [

@@ -4,6 +4,7 @@ list); the store checks every value, and its refusals come back onto the field t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -58,7 +59,7 @@ class NoteForm(forms.Form):
             self.fields["visibility"].disabled = True
 
     @staticmethod
-    def initial_from(note: dict[str, Any]) -> dict[str, Any]:
+    def initial_from(note: Mapping[str, Any]) -> dict[str, Any]:
         return {
             **{field: note[field] for field in EDITABLE if field != "tags"},
             "tags": ", ".join(note["tags"]),
@@ -69,7 +70,7 @@ class NoteForm(forms.Form):
         text = str(self.cleaned_data.get("tags") or "")
         return [tag.strip() for tag in text.split(",") if tag.strip()]
 
-    def changes_from(self, note: dict[str, Any]) -> dict[str, Any]:
+    def changes_from(self, note: Mapping[str, Any]) -> dict[str, Any]:
         """The fields that differ from `note`: an edit names only what it changes (the audit row lists
         the changed fields)."""
         return {

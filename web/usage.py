@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 USAGE_CAPS = ("projects", "notes", "members", "api_keys")
@@ -18,7 +19,7 @@ CAP_LABELS = {
 }
 
 
-def usage_rows(usage: dict[str, Any]) -> list[dict[str, Any]]:
+def usage_rows(usage: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row a capped resource of store.get_usage's answer: used, limit, and how full."""
     rows = []
     for cap in USAGE_CAPS:

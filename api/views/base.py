@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
-from memory import inputs
+from memory import inputs, store
 from memory.store import InvalidArgument, Principal
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -94,7 +94,12 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def note_answer(result: dict[str, Any], *, status: int = 200, location: bool = False) -> Response:
+def note_answer(
+    result: store.results.NoteResult | store.results.NoteStatusResult | store.results.RevisionRestored,
+    *,
+    status: int = 200,
+    location: bool = False,
+) -> Response:
     """A response about one note, with its version as ETag."""
     note = result["note"]
     headers = {"ETag": etag(int(note["version"]))}

@@ -227,7 +227,9 @@ def context_recall(
         omitted_misses = absent_misses = 0
         for query in queries:
             response = store.get_context(principal, project.slug, query=query["query"], max_tokens=budget)
-            entries = [entry for section in response["sections"].values() for entry in section]
+            # Every section holds entries: the TypedDict names them, iteration only needs that.
+            sections = cast(Mapping[str, list[store.results.ContextEntry]], response["sections"])
+            entries = [entry for section in sections.values() for entry in section]
             shown = {entry["id"] for entry in entries}
             relevant = {ids[key] for key in query["relevant"]}
             hit = relevant <= shown

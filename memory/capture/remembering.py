@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from django.db import connection
@@ -20,6 +20,10 @@ from memory.notes.scoping import echo
 from memory.recall import retrieval, search, semantic
 from memory.recall.search import Hit
 from memory.recall.semantic import embedding_text
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results
 
 CANDIDATE_LIMIT = 10
 SEMANTIC_CANDIDATES = 5
@@ -72,7 +76,7 @@ def candidate_cosines(notes: list[Note], text: str) -> dict[int, float]:
     return cosines
 
 
-def neighbours(principal: Principal, project: Project, note: Note) -> list[dict[str, Any]]:
+def neighbours(principal: Principal, project: Project, note: Note) -> list[results.Neighbour]:
     """Same-type live notes a model should review against a new decision / constraint / architecture note."""
     pool = live_notes(principal, project).filter(type=note.type).exclude(pk=note.pk).select_related("project")
     found = [hit.note for hit in search.ranked_loosely(pool, f"{note.title} {note.body}", NEIGHBOUR_LIMIT)]
@@ -124,7 +128,7 @@ def _statement_lock_key(project_pk: int, digest: str) -> int:
 
 def remember(
     principal: Principal, project: Project, memory: Memory, *, max_revisions: int, use_semantic: bool = False
-) -> dict[str, Any]:
+) -> results.Remembered | results.RememberConflict:
     lock_statements(project, [memory.content])
     old_notes = resolve_supersedes(principal, project, memory.supersedes)
     digest = content_hash(memory.content)
@@ -168,7 +172,7 @@ def remember(
                 return _conflict(project, note, memory, judgement)
 
     note = create_note(principal, project, memory)
-    result: dict[str, Any] = {"status": "created", "note": note_dict(note, body=False)}
+    result: results.Remembered = {"status": "created", "note": note_dict(note, body=False)}
     if old_notes:
         for old in old_notes:
             edit_note(
@@ -183,7 +187,7 @@ def remember(
         result["note"]["supersedes"] = result["superseded"]
     # Cosine is a second signal beside the lexical checks: a close meaning the words did not catch
     # is shown for review, never merged or dropped silently.
-    similar = [
+    similar: list[results.Similar] = [
         {"id": hit.note.public_id, "title": hit.note.title, "similarity": round(hit.relevance, 3)}
         for hit in close
         if hit.relevance >= SIMILAR_COSINE
@@ -205,7 +209,7 @@ def remember(
     return result
 
 
-def _duplicate(note: Note) -> dict[str, Any]:
+def _duplicate(note: Note) -> results.Remembered:
     return {
         "status": "duplicate",
         "note": note_dict(note, body=False),
@@ -213,7 +217,7 @@ def _duplicate(note: Note) -> dict[str, Any]:
     }
 
 
-def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: int) -> dict[str, Any]:
+def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: int) -> results.Remembered:
 
     def restated(current: Note) -> dict[str, Any]:
         changes: dict[str, Any] = {
@@ -234,7 +238,7 @@ def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: in
     }
 
 
-def _conflict(project: Project, note: Note, memory: Memory, judgement: Judgement) -> dict[str, Any]:
+def _conflict(project: Project, note: Note, memory: Memory, judgement: Judgement) -> results.RememberConflict:
     return {
         "status": "conflict",
         "note": note_dict(note, body=True),

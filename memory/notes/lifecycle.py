@@ -6,8 +6,8 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, overload
 
 from django.db import connection
 from django.db.models import Count, F
@@ -21,11 +21,19 @@ from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteLink, NoteRevision, NoteStatus, Project
 from memory.screening import guard
 
+if TYPE_CHECKING:
+    # For annotations only: the store package imports this module, so a run-time import would loop.
+    from memory.store.results import Note as NoteShape
+
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
 _WS = re.compile(r"\s+")
 
 
-def rfc3339(value: Any) -> str | None:
+@overload
+def rfc3339(value: datetime) -> str: ...
+@overload
+def rfc3339(value: datetime | None) -> str | None: ...
+def rfc3339(value: datetime | None) -> str | None:
     if value is None:
         return None
     return str(value.astimezone(UTC).isoformat().replace("+00:00", "Z"))
@@ -37,9 +45,9 @@ def content_hash(body: str) -> str:
     return hashlib.sha256(normalized.encode()).hexdigest()
 
 
-def note_dict(note: Note, *, body: bool = True) -> dict[str, Any]:
+def note_dict(note: Note, *, body: bool = True) -> NoteShape:
     """The contract's note object. Expects project (and superseded_by) selected or cached."""
-    data: dict[str, Any] = {
+    data: NoteShape = {
         "id": note.public_id,
         "project": note.project.slug,
         "type": note.type,

@@ -11,7 +11,7 @@ score, version and time are for `detail: deep`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -23,6 +23,10 @@ from memory.notes.lifecycle import excerpt, inbound_link_counts, rfc3339
 from memory.recall import ranking, retrieval
 from memory.recall.packing import Form, Item, entry_forms, pack
 from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results
 
 SECTION_ORDER = (
     "constraints",
@@ -97,8 +101,8 @@ def _item(candidate: Candidate, detail_name: str, detail: Detail) -> Item:
     return Item(candidate.section, note.public_id, note.pk, forms)
 
 
-def _header(project: Project, budget_share: int) -> dict[str, Any]:
-    header = {
+def _header(project: Project, budget_share: int) -> results.ContextProject:
+    header: results.ContextProject = {
         "slug": project.slug,
         "name": project.name,
         "summary": project.summary,
@@ -168,7 +172,7 @@ def build_context(
     budget: int,
     types: list[str] | None,
     use_semantic: bool = False,
-) -> tuple[dict[str, Any], list[int]]:
+) -> tuple[results.Context, list[int]]:
     """The get_context response and the primary keys of the notes it returned (to reinforce)."""
     detail = DETAIL_LEVELS[detail_name]
     now = timezone.now()
@@ -243,10 +247,10 @@ def _pack(
     detail: Detail,
     budget: int,
     search_mode: str | None,
-) -> tuple[dict[str, Any], list[int]]:
+) -> tuple[results.Context, list[int]]:
     candidates = [c for section in PACKING_ORDER for c in pools[section]]
     items = [_item(candidate, detail_name, detail) for candidate in candidates]
-    meta: dict[str, Any] = {
+    meta: results.ContextMeta = {
         "budget": budget,
         "estimated_tokens": budget,  # placeholders as wide as the real values, replaced at the end
         "detail": detail_name,
@@ -283,16 +287,22 @@ def _pack(
     sections = {s: sections[s] for s in SECTION_ORDER if s in sections}
 
     spent = packer.spent
-    omitted: list[dict[str, str]] = []
+    omitted: list[results.Omitted] = []
     for item in dropped:
-        entry = {"id": item.note_id, "section": item.section}
+        entry: results.Omitted = {"id": item.note_id, "section": item.section}
         cost = len(compact_json(entry)) + 1
         if spent + cost > limit:
             break
         spent += cost
         omitted.append(entry)
-    meta.update(omitted=omitted, omitted_count=len(dropped))
-    response = {"project": header, "sections": sections, "meta": meta}
+    meta["omitted"], meta["omitted_count"] = omitted, len(dropped)
+    # The sections are keyed by SECTION_ORDER's names and hold the packer's entry forms, which are
+    # built from ContextEntry's keys (head, title, excerpt, tail): the shape holds by construction.
+    response: results.Context = {
+        "project": header,
+        "sections": cast("results.ContextSections", sections),
+        "meta": meta,
+    }
     # The figure is part of the text it measures: settle it (it only shrinks from the placeholder).
     for _ in range(3):
         meta["estimated_tokens"] = estimate_json_tokens(response)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 from django.db.models import QuerySet
 
@@ -32,6 +32,10 @@ from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes.lifecycle import excerpt, rfc3339
 from memory.notes.scoping import echo
 from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results
 
 CURSOR_PURPOSE = "knownbase.feed-cursor"
 CURSOR_VERSION = 2
@@ -77,7 +81,7 @@ def changes_since(
     statuses: list[str] | None,
     limit: int = inputs.FEED_LIMIT.whole_default,
     max_tokens: int | None = None,
-) -> dict[str, Any]:
+) -> results.Changes:
     """One page of the project's changes, oldest first: `{changes, has_more, cursor}`.
 
     `project` must already be resolved and visible to the caller."""
@@ -163,8 +167,9 @@ def _created_after(note: Note, position: Position | None) -> bool:
     return position.time is not None and note.created_at > position.time
 
 
-def _change(note: Note, position: Position | None) -> dict[str, Any]:
+def _change(note: Note, position: Position | None) -> results.Change:
     """What is proven about a note since `position`: deleted, created after it, or else updated."""
+    kind: Literal["created", "updated", "deleted"]
     if note.deleted_at is not None:
         kind = "deleted"
     elif _created_after(note, position):
@@ -185,15 +190,15 @@ def _change(note: Note, position: Position | None) -> dict[str, Any]:
 
 
 def _fit(
-    entries: list[dict[str, Any]],
+    entries: list[results.Change],
     more_rows: bool,
     max_tokens: int,
     cursor_after: Callable[[int], str],
-) -> dict[str, Any]:
+) -> results.Changes:
     """The longest prefix of `entries` whose whole response stays within max_tokens; at least one
     entry (its excerpt emptied if it does not fit whole) so that paging always progresses."""
 
-    def response(count: int) -> dict[str, Any]:
+    def response(count: int) -> results.Changes:
         return {
             "changes": entries[:count],
             "has_more": more_rows or count < len(entries),

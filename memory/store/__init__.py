@@ -6,7 +6,7 @@ three take none, each saying why in its docstring: receive_stripe_event (Stripe 
 download_export (the signed link names the credential) and bind_oauth_token_family (the token
 endpoint authenticates the client, not a person).
 Writes run scope check → plan check → screening → transaction → audit. Results are plain dicts in
-the shapes of the tool contract, shared by MCP, REST and the web. Callers write `store.remember(...)`;
+the shapes of the tool contract (memory.store.results), shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:
 
 - projects: list_projects, get_project, create_project, rename_project, update_project, rename_tag
@@ -37,6 +37,9 @@ each operation lives in the module of its resource:
 - billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
   (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
 
+- results, results_team, results_review: the shape of every answer above, as TypedDicts; MCP
+  structured output, REST bodies and the OpenAPI schema are derived from them
+
 Account-level functions (sign-up, a person's teams and connected apps) take the account principal,
 `principal_for_account(user)`, or `principal_for_account()` for an anonymous visitor.
 
@@ -64,6 +67,7 @@ from accounts.errors import (
 from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User, same_resource
 from accounts.principal import AuthMethod, Principal, principal_for_account
 from memory.notes.scoping import echo
+from memory.store import results, results_review, results_team
 from memory.store.accounts import (
     accept_invitation,
     active_user,
@@ -234,6 +238,9 @@ __all__ = [
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",
+    "results",
+    "results_review",
+    "results_team",
     "revoke_api_key",
     "revoke_connection",
     "revoke_invitation",

@@ -21,6 +21,7 @@ from memory.models import Note, NoteStatus
 from memory.notes.lifecycle import Changes, edit_note
 from memory.notes.scoping import echo, project_for
 from memory.screening import guard
+from memory.store import results_review
 from memory.store.common import checked_version, max_revisions
 
 RETAG, MARK_HISTORICAL, DELETE = inputs.BULK_ACTIONS
@@ -71,7 +72,7 @@ def bulk_update_notes(
     remove_tags: list[str] | None = None,
     reason: str | None = None,
     expected_versions: dict[str, int] | None = None,
-) -> dict[str, Any]:
+) -> results_review.BulkUpdated:
     """Apply `action` (retag, mark_historical, delete) to each of `ids` in `project`.
 
     Returns the ids changed, the ids already in the wanted state (`unchanged`) and each failure with
@@ -102,7 +103,7 @@ def bulk_update_notes(
     revision_cap = max_revisions(principal)
     updated: list[str] = []
     unchanged: list[str] = []
-    failed: list[dict[str, str]] = []
+    failed: list[results_review.BulkFailure] = []
     for note_id in wanted:
         note = found.get(note_id)
         if note is None:

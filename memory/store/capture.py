@@ -16,6 +16,7 @@ from memory.models import (
 from memory.notes import lifecycle
 from memory.notes.lifecycle import note_dict
 from memory.notes.scoping import project_for
+from memory.store import results
 from memory.store.common import memory_from_args, team_plan
 
 
@@ -33,7 +34,7 @@ def remember(
     idempotency_key: str | None = None,
     visibility: str | None = None,
     source: str | None = None,
-) -> dict[str, Any]:
+) -> results.Remembered | results.RememberConflict:
     target = project_for(principal, project)
     memory = memory_from_args(
         content,
@@ -104,7 +105,7 @@ def checkpoint(
     failed_approaches: list[str] | None = None,
     next_actions: list[str] | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.Checkpointed:
     target = project_for(principal, project)
     clean_summary = validation.body(summary, "summary", required=True)
     sections = {
@@ -118,7 +119,7 @@ def checkpoint(
     plan = team_plan(principal)
     max_revisions, use_semantic = plan.max_revisions_per_note, plan.semantic_search
 
-    def work() -> dict[str, Any]:
+    def work() -> results.Checkpointed:
         # Every item's lock before the handoff's insert takes the project row (see lock_statements).
         remembering.lock_statements(
             target, [item for field in CHECKPOINT_ITEM_TYPES for item in sections[field]]
@@ -136,7 +137,7 @@ def checkpoint(
                 source=principal.client_name,
             ),
         )
-        items = []
+        items: list[results.CheckpointItem] = []
         for field, note_type in CHECKPOINT_ITEM_TYPES.items():
             for item in sections[field]:
                 memory = memory_from_args(
@@ -152,7 +153,11 @@ def checkpoint(
                 outcome = remembering.remember(
                     principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
                 )
-                entry = {"kind": field, "status": outcome["status"], "id": outcome["note"]["id"]}
+                entry: results.CheckpointItem = {
+                    "kind": field,
+                    "status": outcome["status"],
+                    "id": outcome["note"]["id"],
+                }
                 if outcome["status"] == "conflict":
                     entry["message"] = outcome["message"]
                 items.append(entry)

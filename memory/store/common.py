@@ -9,6 +9,7 @@ from billing.models import Plan
 from memory import inputs, validation
 from memory.models import Project
 from memory.notes import lifecycle
+from memory.store import results
 
 
 def team_plan(principal: Principal) -> Plan:
@@ -19,8 +20,8 @@ def max_revisions(principal: Principal) -> int:
     return int(team_plan(principal).max_revisions_per_note)
 
 
-def project_dict(project: Project, notes: int | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"slug": project.slug, "name": project.name, "summary": project.summary}
+def project_dict(project: Project, notes: int | None = None) -> results.Project:
+    data: results.Project = {"slug": project.slug, "name": project.name, "summary": project.summary}
     if notes is not None:
         data["notes"] = notes
     return data

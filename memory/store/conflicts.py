@@ -23,6 +23,7 @@ from memory import inputs, registry, validation
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
 from memory.notes.lifecycle import edit_note, excerpt, note_dict, rfc3339
 from memory.notes.scoping import note_for, project_for
+from memory.store import results_review
 from memory.store.common import checked_version, max_revisions
 
 EXCERPT_CHARS = 280
@@ -44,7 +45,7 @@ class Conflict:
 @registry.read(staff=MODERATE)
 def list_conflicts(
     principal: Principal, project: str | None = None, limit: int | None = None, offset: int | None = None
-) -> dict[str, Any]:
+) -> results_review.ConflictPage:
     """The team's open conflicts (one project's with `project`), most recently changed first."""
     projects = Project.objects.visible_to(principal)
     if project is not None:
@@ -96,7 +97,7 @@ def open_conflicts(principal: Principal, projects: QuerySet[Project]) -> list[Co
     return list(found.values())
 
 
-def _conflict_dict(conflict: Conflict) -> dict[str, Any]:
+def _conflict_dict(conflict: Conflict) -> results_review.Conflict:
     a, b = conflict.a, conflict.b
     if conflict.kind == "contradicts" and b is not None:
         reason = f"{a.public_id} contradicts {b.public_id}"
@@ -115,7 +116,7 @@ def _conflict_dict(conflict: Conflict) -> dict[str, Any]:
     }
 
 
-def _side(note: Note) -> dict[str, Any]:
+def _side(note: Note) -> results_review.ConflictSide:
     return {
         "id": note.public_id,
         "project": note.project.slug,
@@ -139,7 +140,7 @@ def resolve_conflict(
     resolution: str,
     a_version: int | None = None,
     b_version: int | None = None,
-) -> dict[str, Any]:
+) -> results_review.ConflictResolved:
     """Settle the conflict between notes A and B (B absent for a note disputed on its own):
 
     - a_supersedes_b / b_supersedes_a: the loser becomes superseded by the winner;
@@ -207,14 +208,14 @@ def resolve_conflict(
         resolution=clean,
         links_removed=removed,
     )
-    results = {
+    settled = {
         n.pk: n for n in Note.objects.filter(pk__in=list(locked)).select_related("project", "superseded_by")
     }
     return {
         "status": "resolved",
         "resolution": clean,
-        "a": note_dict(results[note_a.pk], body=False),
-        "b": note_dict(results[note_b.pk], body=False) if note_b is not None else None,
+        "a": note_dict(settled[note_a.pk], body=False),
+        "b": note_dict(settled[note_b.pk], body=False) if note_b is not None else None,
         "links_removed": removed,
     }
 

@@ -3,20 +3,19 @@ is deleted, and the supersession chain both ways. The dashboard's note page read
 
 from __future__ import annotations
 
-from typing import Any
-
 from accounts.models import User
 from accounts.principal import Principal
 from memory import registry, validation
 from memory.models import Note
 from memory.notes.lifecycle import note_dict, rfc3339
 from memory.notes.scoping import note_for
+from memory.store import results_review
 
 # How far the chain is walked each way: a chain longer than this is cut, and says so.
 CHAIN_LIMIT = 20
 
 
-def _chain_entry(note: Note) -> dict[str, Any]:
+def _chain_entry(note: Note) -> results_review.ChainEntry:
     return {
         "id": note.public_id,
         "project": note.project.slug,
@@ -28,12 +27,12 @@ def _chain_entry(note: Note) -> dict[str, Any]:
     }
 
 
-def _newer(principal: Principal, note: Note, limit: int) -> tuple[list[dict[str, Any]], bool]:
+def _newer(principal: Principal, note: Note, limit: int) -> tuple[list[results_review.ChainEntry], bool]:
     """What replaced the note, then what replaced that, …: nearest first. A note the caller cannot see
     ends the walk (its id is not theirs to follow); so does a loop."""
     visible = Note.objects.visible_to(principal).select_related("project")
     seen = {note.pk}
-    chain: list[dict[str, Any]] = []
+    chain: list[results_review.ChainEntry] = []
     next_pk = note.superseded_by_id
     while next_pk is not None and next_pk not in seen:
         if len(chain) == limit:
@@ -47,12 +46,12 @@ def _newer(principal: Principal, note: Note, limit: int) -> tuple[list[dict[str,
     return chain, False
 
 
-def _older(principal: Principal, note: Note, limit: int) -> tuple[list[dict[str, Any]], bool]:
+def _older(principal: Principal, note: Note, limit: int) -> tuple[list[results_review.ChainEntry], bool]:
     """What the note replaced, and what those replaced, …: breadth first, nearest first, one query a
     generation. Notes the caller cannot see are left out."""
     visible = Note.objects.visible_to(principal).select_related("project")
     seen = {note.pk}
-    chain: list[dict[str, Any]] = []
+    chain: list[results_review.ChainEntry] = []
     generation = [note.pk]
     while generation:
         older = list(
@@ -74,7 +73,9 @@ def _emails(user_ids: set[int | None]) -> dict[int, str]:
 
 
 @registry.read
-def get_note_details(principal: Principal, id: str, include_deleted: bool | None = True) -> dict[str, Any]:
+def get_note_details(
+    principal: Principal, id: str, include_deleted: bool | None = True
+) -> results_review.NoteDetails:
     """A note the caller can see (a deleted one too, unless include_deleted is false), with its author,
     last editor and their clients, the deletion, and the notes it replaced and that replaced it."""
     with_deleted = True if include_deleted is None else validation.flag(include_deleted, "include_deleted")

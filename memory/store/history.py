@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from accounts import audit
 from accounts.errors import InvalidArgument, NotFound
 from accounts.models import User
@@ -20,6 +18,7 @@ from memory.models import (
 )
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import note_for
+from memory.store import results
 from memory.store.common import checked_version
 from memory.store.notes import update_note
 
@@ -32,15 +31,15 @@ def _user_emails(user_ids: set[int | None]) -> dict[int, str]:
 @registry.read
 def list_note_revisions(
     principal: Principal, id: str, limit: int | None = None, include_body: bool | None = False
-) -> dict[str, Any]:
+) -> results.RevisionList:
     note = note_for(principal, id)
     count = validation.declared_int(limit, "limit", inputs.REVISIONS_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     revisions = list(note.revisions.order_by("-version")[:count])
     emails = _user_emails({r.edited_by_id for r in revisions})
-    rows = []
+    rows: list[results.RevisionRow] = []
     for revision in revisions:
-        row: dict[str, Any] = {
+        row: results.RevisionRow = {
             "version": revision.version,
             "title": revision.title,
             "body_chars": len(revision.body),
@@ -54,7 +53,7 @@ def list_note_revisions(
 
 
 @registry.read
-def get_note_revision(principal: Principal, id: str, version: int) -> dict[str, Any]:
+def get_note_revision(principal: Principal, id: str, version: int) -> results.RevisionResult:
     note = note_for(principal, id)
     wanted = validation.declared_int(version, "version", inputs.VERSION, default=1)
     if wanted == note.version:
@@ -93,7 +92,7 @@ def restore_note_revision(
     version: int,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.RevisionRestored:
     """Make an earlier version's content current again, as a new version (the edit keeps a revision).
 
     The content fields come back (title, body, type, tags, importance); status and visibility stay as
@@ -102,7 +101,7 @@ def restore_note_revision(
     wanted = validation.declared_int(version, "version", inputs.VERSION, default=1)
     conditional = checked_version(expected_version)
 
-    def work() -> dict[str, Any]:
+    def work() -> results.RevisionRestored:
         # Inside the work: a retry finds the note moved on by the first restore and replays its answer.
         if wanted == note.version:
             raise InvalidArgument(
@@ -132,7 +131,7 @@ def restore_note_revision(
             object_id=note.public_id,
             restored=wanted,
         )
-        return {"status": "restored", "restored_version": wanted, **result}
+        return {"status": "restored", "restored_version": wanted, "note": result["note"]}
 
     return idempotency.run_once(
         principal,

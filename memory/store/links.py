@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import Q
 
 from accounts import audit
@@ -19,6 +17,7 @@ from memory.models import (
 )
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import note_for
+from memory.store import results
 
 
 @registry.write
@@ -29,16 +28,16 @@ def relate_notes(
     kind: str,
     remove: bool | None = False,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.LinkResult:
     source = note_for(principal, from_id)
     target = note_for(principal, to_id)
     clean_kind = validation.link_kind(kind)
     if source.pk == target.pk:
         raise InvalidArgument("A note cannot be related to itself: pass two different ids.")
     removing = validation.flag(remove, "remove")
-    link = {"from_id": source.public_id, "to_id": target.public_id, "kind": clean_kind}
+    link: results.Link = {"from_id": source.public_id, "to_id": target.public_id, "kind": clean_kind}
 
-    def work() -> dict[str, Any]:
+    def work() -> results.LinkResult:
         existing = NoteLink.objects.filter(from_note=source, to_note=target, kind=clean_kind)
         if removing:
             removed = existing.delete()[0] > 0
@@ -77,7 +76,7 @@ def relate_notes(
 
 
 @registry.read
-def list_note_links(principal: Principal, id: str) -> dict[str, Any]:
+def list_note_links(principal: Principal, id: str) -> results.LinkList:
     """A note's links both ways: to notes it points at (outbound) and from notes that point at it
     (inbound). Links to notes the caller cannot see are left out."""
     note = note_for(principal, id)
@@ -87,19 +86,23 @@ def list_note_links(principal: Principal, id: str) -> dict[str, Any]:
         .select_related("from_note", "to_note")
         .order_by("created_at", "pk")
     )
-    outbound: list[dict[str, Any]] = []
-    inbound: list[dict[str, Any]] = []
+    outbound: list[results.LinkOut] = []
+    inbound: list[results.LinkIn] = []
     for link in links:
+        created_at = rfc3339(link.created_at)
         if link.from_note_id == note.pk:
-            other, rows, key = link.to_note, outbound, "to_id"
+            other = link.to_note
+            outbound.append(
+                {"to_id": other.public_id, "kind": link.kind, "title": other.title, "created_at": created_at}
+            )
         else:
-            other, rows, key = link.from_note, inbound, "from_id"
-        rows.append(
-            {
-                key: other.public_id,
-                "kind": link.kind,
-                "title": other.title,
-                "created_at": rfc3339(link.created_at),
-            }
-        )
+            other = link.from_note
+            inbound.append(
+                {
+                    "from_id": other.public_id,
+                    "kind": link.kind,
+                    "title": other.title,
+                    "created_at": created_at,
+                }
+            )
     return {"id": note.public_id, "outbound": outbound, "inbound": inbound}

@@ -17,11 +17,12 @@ from memory.models import (
 from memory.notes import lifecycle, listing, reinforcement
 from memory.notes.lifecycle import edit_note, note_dict
 from memory.notes.scoping import note_for, project_for
+from memory.store import results
 from memory.store.common import checked_version, max_revisions, memory_from_args
 
 
 @registry.read
-def get_notes(principal: Principal, ids: list[str], include_body: bool | None = True) -> dict[str, Any]:
+def get_notes(principal: Principal, ids: list[str], include_body: bool | None = True) -> results.NotesBatch:
     wanted = validation.note_ids(ids)
     with_body = True if include_body is None else validation.flag(include_body, "include_body")
     found = {
@@ -42,7 +43,7 @@ def get_notes(principal: Principal, ids: list[str], include_body: bool | None = 
 
 
 @registry.read
-def get_note(principal: Principal, id: str, include_body: bool | None = True) -> dict[str, Any]:
+def get_note(principal: Principal, id: str, include_body: bool | None = True) -> results.NoteResult:
     """One live note the caller can see; not_found for anything else."""
     with_body = True if include_body is None else validation.flag(include_body, "include_body")
     note = note_for(principal, id)
@@ -66,7 +67,7 @@ def list_notes(
     offset: int | None = None,
     include_deleted: bool | None = False,
     cursor: str | None = None,
-) -> dict[str, Any]:
+) -> results.NotePage:
     """One page of a project's notes, filtered and sorted, with the total that matched.
 
     Page with `next_cursor` (keyset: nothing skipped or repeated when notes change between pages)
@@ -143,7 +144,7 @@ def create_note(
     importance: float | None = None,
     visibility: str | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.NoteResult:
     """Write a note exactly as given: no duplicate or conflict judgement (remember does that)."""
     target = project_for(principal, project)
     memory = memory_from_args(
@@ -158,7 +159,7 @@ def create_note(
     )
     clean_status = validation.note_status(status) if status else inputs.DEFAULT_STATUS
 
-    def work() -> dict[str, Any]:
+    def work() -> results.NoteResult:
         return {"note": note_dict(lifecycle.create_note(principal, target, memory, status=clean_status))}
 
     return idempotency.run_once(
@@ -183,7 +184,7 @@ def update_note(
     importance: float | None = None,
     visibility: str | None = None,
     expected_version: int | None = None,
-) -> dict[str, Any]:
+) -> results.NoteResult:
     """Change the given fields of a note, keeping the old state as a revision."""
     note = note_for(principal, id)
     changes: dict[str, Any] = {}
@@ -227,7 +228,7 @@ def patch_note(
     find: str | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.NoteResult:
     note = note_for(principal, id)
     validation.choice(op, "op", inputs.PATCH_OPS)
     if not isinstance(text, str):
@@ -244,7 +245,7 @@ def patch_note(
     def patched(current: Note) -> dict[str, Any]:
         return {"body": validation.body(_patched_body(current, op, text, find), "text")}
 
-    def work() -> dict[str, Any]:
+    def work() -> results.NoteResult:
         updated = edit_note(
             note,
             principal,
@@ -287,7 +288,7 @@ def _patched_body(note: Note, op: str, text: str, find: str | None) -> str:
 @registry.write
 def delete_note(
     principal: Principal, id: str, reason: str | None = None, expected_version: int | None = None
-) -> dict[str, Any]:
+) -> results.NoteStatusResult:
     note = note_for(principal, id)
     clean_reason = validation.text(reason, "reason", limit=inputs.DELETE_REASON.max_length)
     updated = edit_note(
@@ -302,10 +303,12 @@ def delete_note(
 
 
 @registry.write(staff=MODERATE)
-def restore_note(principal: Principal, id: str, idempotency_key: str | None = None) -> dict[str, Any]:
+def restore_note(
+    principal: Principal, id: str, idempotency_key: str | None = None
+) -> results.NoteStatusResult:
     note = note_for(principal, id, include_deleted=True)
 
-    def work() -> dict[str, Any]:
+    def work() -> results.NoteStatusResult:
         # Inside the work: a retry finds the note restored already and replays the first answer.
         if note.deleted_at is None:
             raise InvalidArgument(f"Note {note.public_id} is not deleted.")

@@ -4,7 +4,7 @@ and what the agents wrote today, in a fixed handful of queries whatever the numb
 from __future__ import annotations
 
 from datetime import datetime, time
-from typing import Any
+from typing import Any, Literal
 
 from django.db.models import Count
 from django.utils import timezone
@@ -13,6 +13,7 @@ from accounts.principal import Principal
 from memory import registry
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
 from memory.notes.lifecycle import rfc3339
+from memory.store import results_review
 
 LATEST_CHANGES = 12
 LATEST_TODAY = 10
@@ -27,7 +28,7 @@ def _person(user: Any) -> str:
     return str(user.name or user.email)
 
 
-def _change(note: Note) -> str:
+def _change(note: Note) -> Literal["created", "updated", "deleted"]:
     if note.deleted_at is not None:
         return "deleted"
     return "created" if note.version == 1 else "updated"
@@ -39,7 +40,7 @@ def _start_of_today() -> datetime:
 
 
 @registry.read
-def team_overview(principal: Principal) -> dict[str, Any]:
+def team_overview(principal: Principal) -> results_review.TeamOverview:
     """The caller's visible projects with live note counts by type and status and open conflicts
     (disputed notes, `contradicts` links between live notes), the latest note changes (who, through
     which client, when) and the notes agents created since midnight."""
@@ -63,7 +64,7 @@ def team_overview(principal: Principal) -> dict[str, Any]:
         .order_by()
     )
 
-    project_rows: list[dict[str, Any]] = []
+    project_rows: list[results_review.ProjectOverview] = []
     disputed_total = contradictions_total = 0
     for project in projects:
         bucket = counts[project.pk]
@@ -90,7 +91,7 @@ def team_overview(principal: Principal) -> dict[str, Any]:
     today = live.filter(created_at__gte=since).exclude(source=WEB_CLIENT)
     by_client = today.values_list("source").annotate(n=Count("id")).order_by("-n", "source")
     today_total = 0
-    clients = []
+    clients: list[results_review.ClientCount] = []
     for source, n in by_client:
         today_total += n
         clients.append({"client": source or "unknown", "notes": n})

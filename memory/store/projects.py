@@ -27,11 +27,12 @@ from memory.models import (
 from memory.notes.lifecycle import edit_note, rfc3339
 from memory.notes.scoping import project_for
 from memory.screening import guard
+from memory.store import results
 from memory.store.common import max_revisions, project_dict
 
 
 @registry.read
-def list_projects(principal: Principal) -> dict[str, Any]:
+def list_projects(principal: Principal) -> results.ProjectList:
     note_filter = Q(notes__deleted_at__isnull=True) & (
         Q(notes__visibility=Visibility.TEAM) | Q(notes__author_id=principal.user_id)
     )
@@ -69,7 +70,7 @@ def create_project(
     summary: str | None = None,
     agent_instructions: str | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results.ProjectResult:
     if principal.project_id is not None:
         raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
     clean_name = _clean_text(name, "name", inputs.PROJECT_NAME.max_length)
@@ -87,7 +88,7 @@ def create_project(
     # A derived slug can be a secret its name was not: "123 - 45 - 6789" becomes 123-45-6789.
     guard.stored(principal, fields)
 
-    def work() -> dict[str, Any]:
+    def work() -> results.ProjectResult:
         # The cap and the slug are checked inside the work: a retry finds the project it created.
         usage.require_project(principal.team_id)
         if Project.objects.filter(team_id=principal.team_id, slug=clean_slug).exists():  # unique per team
@@ -117,7 +118,7 @@ def create_project(
 @registry.write
 def rename_project(
     principal: Principal, project: str, name: str | None = None, slug: str | None = None
-) -> dict[str, Any]:
+) -> results.ProjectResult:
     target = project_for(principal, project)
     if name is None and slug is None:
         raise InvalidArgument("Pass `name`, `slug` or both.")
@@ -146,7 +147,7 @@ def rename_project(
 @registry.write
 def rename_tag(
     principal: Principal, project: str, old: str, new: str, idempotency_key: str | None = None
-) -> dict[str, Any]:
+) -> results.TagRenamed:
     target = project_for(principal, project)
     old_tag = validation.tag_name(old, "old")
     new_tag = validation.tag_name(new, "new")
@@ -160,7 +161,7 @@ def rename_tag(
         merged = [new_tag if tag == old_tag else tag for tag in current.tags]
         return {"tags": list(dict.fromkeys(merged))}
 
-    def work() -> dict[str, Any]:
+    def work() -> results.TagRenamed:
         notes = list(
             Note.objects.visible_to(principal).live().filter(project=target, tags__contains=[old_tag])
         )
@@ -189,7 +190,7 @@ def rename_tag(
     )
 
 
-def _project_detail(project: Project, notes: int) -> dict[str, Any]:
+def _project_detail(project: Project, notes: int) -> results.ProjectDetail:
     return {
         **project_dict(project, notes),
         "agent_instructions": project.agent_instructions,
@@ -215,7 +216,9 @@ def _visible_note_count(principal: Principal, project: Project) -> int:
 
 
 @registry.read
-def get_project(principal: Principal, project: str, count_notes: bool | None = True) -> dict[str, Any]:
+def get_project(
+    principal: Principal, project: str, count_notes: bool | None = True
+) -> results.ProjectDetailResult:
     """One project with its texts and the number of its notes the caller can see (`notes`; left out
     with count_notes=False, which spares counting a large project)."""
     target = project_for(principal, project)
@@ -235,7 +238,7 @@ def update_project(
     summary: str | None = None,
     agent_instructions: str | None = None,
     default_context_budget: int | None = None,
-) -> dict[str, Any]:
+) -> results.ProjectDetailResult:
     """Change any of a project's name, slug, summary, agent instructions and default context budget
     (0 clears it) in one write."""
     target = project_for(principal, project)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from accounts.principal import Principal
 from memory import inputs, registry, validation
 from memory.models import (
@@ -15,6 +13,7 @@ from memory.notes import reinforcement
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
 from memory.recall import context, feed, retrieval, search
+from memory.store import results
 from memory.store.common import team_plan
 
 
@@ -29,7 +28,7 @@ def search_notes(
     tags: list[str] | None = None,
     limit: int | None = None,
     include_body: bool | None = False,
-) -> dict[str, Any]:
+) -> results.SearchResults:
     text = validation.text(query, "query", limit=inputs.QUERY.max_length, required=True)
     count = validation.declared_int(limit, "limit", inputs.SEARCH_LIMIT)
     with_body = validation.flag(include_body, "include_body")
@@ -49,9 +48,9 @@ def search_notes(
     use_semantic = wants_semantic and team_plan(principal).semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
     scored = retrieval.ranked(hits, count)
-    results = []
+    rows: list[results.SearchResult] = []
     for score, note in scored:
-        row: dict[str, Any] = {
+        row: results.SearchResult = {
             "id": note.public_id,
             "project": note.project.slug,
             "title": note.title,
@@ -64,8 +63,8 @@ def search_notes(
         }
         if with_body:
             row["body"] = note.body
-        results.append(row)
-    return {"results": results, "search_mode": mode}
+        rows.append(row)
+    return {"results": rows, "search_mode": mode}
 
 
 @registry.read
@@ -76,7 +75,7 @@ def get_context(
     detail: str | None = None,
     max_tokens: int | None = None,
     types: list[str] | None = None,
-) -> dict[str, Any]:
+) -> results.Context:
     target = project_for(principal, project)
     # Omitted means balanced; an empty or unknown value is an error, not a silent default.
     detail_name = validation.choice("balanced" if detail is None else detail, "detail", inputs.DETAIL_LEVELS)
@@ -111,7 +110,7 @@ def get_changes_since(
     statuses: list[str] | None = None,
     limit: int | None = None,
     max_tokens: int | None = None,
-) -> dict[str, Any]:
+) -> results.Changes:
     target = project_for(principal, project)
     return feed.changes_since(
         principal,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 
 from accounts import actions as accounts_actions
@@ -28,10 +26,11 @@ from memory.notes.scoping import echo, project_for
 from memory.screening import guard
 from memory.screening import patterns as screening_patterns
 from memory.screening import rules as screening_rules
+from memory.store import results_team
 
 
 @registry.read
-def get_usage(principal: Principal) -> dict[str, Any]:
+def get_usage(principal: Principal) -> results_team.Usage:
     """The team's plan, its caps and what the team uses of each."""
     return usage.usage(principal.team_id)
 
@@ -44,7 +43,7 @@ def _require_manager(principal: Principal) -> None:
         raise Forbidden(MANAGE_MESSAGE + " Use an owner's or admin's team-wide read-write credential.")
 
 
-def _rule_dict(rule: ScreeningRule) -> dict[str, Any]:
+def _rule_dict(rule: ScreeningRule) -> results_team.ScreeningRule:
     # Allow-listed values are shown only as a masked hint: the list is for the gate, not for reading back.
     shown = (
         rule.value
@@ -61,7 +60,9 @@ def _rule_dict(rule: ScreeningRule) -> dict[str, Any]:
 
 
 @registry.write(unscreened=("value",))
-def add_screening_rule(principal: Principal, kind: str, name: str, value: str) -> dict[str, Any]:
+def add_screening_rule(
+    principal: Principal, kind: str, name: str, value: str
+) -> results_team.ScreeningRuleAdded:
     """A team pattern (a regular expression refused on every write) or an exact value to allow."""
     _require_manager(principal)
     validation.choice(kind, "kind", ScreeningRule.Kind.values)
@@ -86,7 +87,7 @@ def add_screening_rule(principal: Principal, kind: str, name: str, value: str) -
 
 
 @registry.write
-def delete_screening_rule(principal: Principal, rule_id: str) -> dict[str, Any]:
+def delete_screening_rule(principal: Principal, rule_id: str) -> results_team.ScreeningRuleDeleted:
     _require_manager(principal)
     rule = (
         ScreeningRule.objects.visible_to(principal).filter(public_id=rule_id).first()
@@ -103,7 +104,7 @@ def delete_screening_rule(principal: Principal, rule_id: str) -> dict[str, Any]:
 
 
 @registry.read
-def list_screening_rules(principal: Principal) -> dict[str, Any]:
+def list_screening_rules(principal: Principal) -> results_team.ScreeningRules:
     _require_manager(principal)
     rules = ScreeningRule.objects.visible_to(principal).order_by("kind", "name")
     return {"rules": [_rule_dict(rule) for rule in rules], "families": list(screening_patterns.FAMILY_NAMES)}
@@ -119,7 +120,7 @@ def list_audit_events(
     project: str | None = None,
     since: str | None = None,
     until: str | None = None,
-) -> dict[str, Any]:
+) -> results_team.AuditEvents:
     """The team's audit log, newest first (owners and admins). Page with `before`: the last id seen.
 
     Filters: `action` (exact), `actor` (the member's email), `project` (the slug at the time of the
@@ -187,7 +188,7 @@ def _require_key_manager(principal: Principal) -> None:
         raise Forbidden(KEY_RULE + " Use an owner's or admin's team-wide read-write credential.")
 
 
-def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> dict[str, Any]:
+def _key_dict(key: ApiKey, project_slugs: dict[int, str]) -> results_team.ApiKey:
     return {
         "id": key.display_prefix,
         "name": key.name,
@@ -214,7 +215,7 @@ def create_api_key(
     read_only: bool | None = False,
     expires_at: str | None = None,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results_team.ApiKeyCreated:
     """A key acting for the caller, team-wide or for one project; the raw key is in this response
     only and is never stored. Owners and admins only (see _require_key_manager), within the plan's
     key cap. The name is screened as sent and as stored."""
@@ -227,7 +228,7 @@ def create_api_key(
     clean_read_only = validation.flag(read_only, "read_only")
     guard.stored(principal, {"name": clean_name})
 
-    def work() -> dict[str, Any]:
+    def work() -> results_team.ApiKeyCreated:
         key, raw = billing_actions.issue_api_key(
             Team.objects.get(pk=principal.team_id),
             User.objects.get(pk=principal.user_id),
@@ -260,7 +261,7 @@ def create_api_key(
 
 
 @registry.read
-def list_api_keys(principal: Principal, include_expired: bool = False) -> dict[str, Any]:
+def list_api_keys(principal: Principal, include_expired: bool = False) -> results_team.ApiKeyList:
     """Keys of the team that are not revoked, newest first: all of them for an owner's or admin's
     team-wide credential, the caller's own keys for everyone else (members and viewers).
 
@@ -276,7 +277,7 @@ def list_api_keys(principal: Principal, include_expired: bool = False) -> dict[s
 
 
 @registry.write
-def revoke_api_key(principal: Principal, key_id: str) -> dict[str, Any]:
+def revoke_api_key(principal: Principal, key_id: str) -> results_team.ApiKeyRevoked:
     """Revoke a key of the team (owners and admins only, see _require_key_manager); revoking a revoked
     key changes nothing. `key_id` is the key's id as listed (kb_ and its lookup)."""
     _require_key_manager(principal)

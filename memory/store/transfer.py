@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.utils import timezone
 
@@ -13,11 +13,14 @@ from memory import idempotency, inputs, registry, transfer, validation
 from memory.models import TransferJob
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
+from memory.store import results_team
 from memory.transfer import jobs
 
 
 @registry.read
-def export_project(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
+def export_project(
+    principal: Principal, project: str, format: str | None = "json"
+) -> results_team.ExportLink:
     target = project_for(principal, project)
     fmt = "json" if format is None else format
     validation.choice(fmt, "format", inputs.EXPORT_FORMATS)
@@ -41,7 +44,9 @@ def export_project(principal: Principal, project: str, format: str | None = "jso
 
 
 @registry.read
-def export_content(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
+def export_content(
+    principal: Principal, project: str, format: str | None = "json"
+) -> results_team.ExportContent:
     """The export itself, for callers that download it in the same request (REST): the JSON document
     (complete and re-importable) or the Markdown text, with a file name."""
     target = project_for(principal, project)
@@ -64,6 +69,40 @@ def export_content(principal: Principal, project: str, format: str | None = "jso
     return {"project": target.slug, "format": fmt, "filename": filename, "content": content}
 
 
+@overload
+def import_project(
+    principal: Principal,
+    document: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: Literal[False] | None = False,
+    idempotency_key: str | None = None,
+) -> results_team.Imported: ...
+
+
+@overload
+def import_project(
+    principal: Principal,
+    document: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    *,
+    dry_run: Literal[True],
+    idempotency_key: str | None = None,
+) -> results_team.ImportDryRun: ...
+
+
+@overload
+def import_project(
+    principal: Principal,
+    document: Any,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: bool | None = False,
+    idempotency_key: str | None = None,
+) -> results_team.Imported | results_team.ImportDryRun: ...
+
+
 @registry.write
 def import_project(
     principal: Principal,
@@ -72,12 +111,12 @@ def import_project(
     name: str | None = None,
     dry_run: bool | None = False,
     idempotency_key: str | None = None,
-) -> dict[str, Any]:
+) -> results_team.Imported | results_team.ImportDryRun:
     """Create a project from an export document. With `dry_run`, validate everything (document, slug,
     plan caps, screening) and report what would be created, writing nothing."""
     rehearsal = validation.flag(dry_run, "dry_run")
 
-    def work() -> dict[str, Any]:
+    def work() -> results_team.Imported | results_team.ImportDryRun:
         return transfer.import_document(principal, document, slug=slug, name=name, dry_run=rehearsal)
 
     if rehearsal:
@@ -100,7 +139,9 @@ def import_project(
 
 
 @registry.read
-def start_export(principal: Principal, project: str, format: str | None = "json") -> dict[str, Any]:
+def start_export(
+    principal: Principal, project: str, format: str | None = "json"
+) -> results_team.ExportReady | results_team.ExportQueued:
     """An export for the web page. A project of at most TRANSFER_TASK_THRESHOLD visible notes gets its
     signed link at once (export_project's answer, with `job` None); a larger one is exported by a
     background job (`job`, followed with transfer_job, whose answer carries the link when done).
@@ -112,7 +153,8 @@ def start_export(principal: Principal, project: str, format: str | None = "json"
     validation.choice(fmt, "format", inputs.EXPORT_FORMATS)
     notes = jobs.visible_notes(principal, target)
     if notes <= jobs.threshold():
-        return {**export_project(principal, project, fmt), "job": None}
+        ready = export_project(principal, project, fmt)
+        return {**ready, "job": None}
     job = jobs.create_export(principal, target, fmt, notes)
     audit.record_after_read(
         principal,
@@ -129,7 +171,7 @@ def start_export(principal: Principal, project: str, format: str | None = "json"
 @registry.write
 def start_import(
     principal: Principal, document: Any, slug: str | None = None, name: str | None = None
-) -> dict[str, Any]:
+) -> results_team.TransferJobResult:
     """Check an export document with a dry run (every check of import_project, writing nothing of
     it) and keep it, staged, until confirm_import. The job's `result` is the dry run's report."""
     report = import_project(principal, document, slug=slug, name=name, dry_run=True)
@@ -138,7 +180,7 @@ def start_import(
 
 
 @registry.write
-def confirm_import(principal: Principal, job: str) -> dict[str, Any]:
+def confirm_import(principal: Principal, job: str) -> results_team.TransferJobResult:
     """Import a staged document: within this call when it holds at most TRANSFER_TASK_THRESHOLD notes,
     else as a background job (follow it with transfer_job). Screened and checked again as it runs."""
     staged = jobs.job_for(principal, job)
@@ -162,7 +204,7 @@ def confirm_import(principal: Principal, job: str) -> dict[str, Any]:
 
 
 @registry.read
-def transfer_job(principal: Principal, job: str) -> dict[str, Any]:
+def transfer_job(principal: Principal, job: str) -> results_team.TransferJobResult:
     """One of the caller's export or import jobs: status, progress, outcome, and for a finished
     export a fresh signed download link."""
     return {"job": jobs.job_dict(principal, jobs.job_for(principal, job))}

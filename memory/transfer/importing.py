@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, overload
 
 from django.db import IntegrityError, transaction
 
@@ -26,6 +26,10 @@ from memory.embeddings.scheduling import schedule_embedding
 from memory.ids import new_note_id
 from memory.models import Note, NoteLink, NoteRevision, Project
 from memory.notes.lifecycle import content_hash
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results_team
 from memory.transfer.exporting import (
     DOCUMENT_FIELDS,
     EXPORT_FORMAT,
@@ -311,6 +315,29 @@ def _parse_document(document: Any, slug: str | None, name: str | None) -> _Docum
     return parsed
 
 
+@overload
+def import_document(
+    principal: Principal,
+    document: Any,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: Literal[False] = False,
+) -> results_team.Imported: ...
+
+
+@overload
+def import_document(
+    principal: Principal,
+    document: Any,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: Literal[True],
+) -> results_team.ImportDryRun: ...
+
+
+@overload
 def import_document(
     principal: Principal,
     document: Any,
@@ -318,7 +345,17 @@ def import_document(
     slug: str | None = None,
     name: str | None = None,
     dry_run: bool = False,
-) -> dict[str, Any]:
+) -> results_team.Imported | results_team.ImportDryRun: ...
+
+
+def import_document(
+    principal: Principal,
+    document: Any,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    dry_run: bool = False,
+) -> results_team.Imported | results_team.ImportDryRun:
     """Create a new project in the caller's team from an export document, keeping every note's state.
 
     A dry run makes every check the import makes (the document, the slug, the plan caps) and reports
@@ -370,8 +407,8 @@ def import_document(
     }
 
 
-def _dry_run_report(parsed: _DocumentIn, live: int, max_revisions: int) -> dict[str, Any]:
-    counts = {
+def _dry_run_report(parsed: _DocumentIn, live: int, max_revisions: int) -> results_team.ImportDryRun:
+    counts: results_team.Counts = {
         "notes": len(parsed.notes),
         "revisions": sum(len(_newest(note.revisions, max_revisions)) for note in parsed.notes),
         "links": len(parsed.links),
@@ -385,7 +422,7 @@ def _dry_run_report(parsed: _DocumentIn, live: int, max_revisions: int) -> dict[
 
 def _write_notes(
     principal: Principal, team: Team, project: Project, parsed: _DocumentIn, max_revisions: int
-) -> tuple[dict[str, int], dict[str, str]]:
+) -> tuple[results_team.Counts, dict[str, str]]:
     """Write the parsed notes, revisions and links in bulk; return the counts and the old → new id map."""
     members = {
         email.lower(): user_id
@@ -465,7 +502,7 @@ def _write_notes(
         for link in parsed.links
     ]
     NoteLink.objects.bulk_create(links, batch_size=_BATCH)
-    counts = {"notes": len(notes), "revisions": len(revisions), "links": len(links)}
+    counts: results_team.Counts = {"notes": len(notes), "revisions": len(revisions), "links": len(links)}
     return counts, {old: note.public_id for old, note in by_old.items()}
 
 

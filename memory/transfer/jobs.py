@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -24,6 +24,10 @@ from memory.models import Note, Project, TransferJob
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import echo
 from memory.transfer.exporting import export_counts, export_document, export_file, signed_export_url
+
+if TYPE_CHECKING:
+    # Annotations only: the store imports this module, so importing the store here would loop.
+    from memory.store import results_team
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,7 @@ def _stale(job: TransferJob) -> bool:
     return active and job.updated_at < timezone.now() - STALE_AFTER
 
 
-def job_dict(principal: Principal, job: TransferJob) -> dict[str, Any]:
+def job_dict(principal: Principal, job: TransferJob) -> results_team.TransferJob:
     """The job as a page shows it; a finished export carries a fresh signed link to its file."""
     status, error = job.status, job.error
     if _stale(job):
@@ -117,7 +121,7 @@ def create_export(principal: Principal, project: Project, fmt: str, total: int) 
 
 
 def stage_import(
-    principal: Principal, document: Any, slug: str | None, name: str | None, report: dict[str, Any]
+    principal: Principal, document: Any, slug: str | None, name: str | None, report: results_team.ImportDryRun
 ) -> TransferJob:
     """Keep a document the dry run accepted until the person confirms it (or it is purged)."""
     return TransferJob.objects.create(
@@ -155,7 +159,7 @@ def queue(job_pk: int) -> None:
 
 
 # The store's import_project: passed in by the task, because the store imports this module.
-Importer = Callable[..., dict[str, Any]]
+Importer = Callable[..., "results_team.Imported"]
 
 
 def run(job_pk: int, *, import_project: Importer) -> str:
@@ -206,7 +210,7 @@ def _run_import(job: TransferJob, principal: Principal, import_project: Importer
     finish_import(job, outcome)
 
 
-def finish_import(job: TransferJob, outcome: dict[str, Any]) -> None:
+def finish_import(job: TransferJob, outcome: results_team.Imported) -> None:
     """Record an import that ran within the request (a small one)."""
     project = Project.objects.filter(team_id=job.team_id, slug=outcome["project"]["slug"]).first()
     _finish(

@@ -46,8 +46,9 @@ def _edited_note(cast: Any) -> str:
 
 def _document(cast: Any) -> dict[str, Any]:
     save(cast, "Exported", "Exported body")
-    content: dict[str, Any] = store.export_content(cast.principal(cast.member), "payments")["content"]
-    return content
+    content = store.export_content(cast.principal(cast.member), "payments")["content"]
+    assert isinstance(content, dict)
+    return dict(content)
 
 
 def _patch(cast: Any) -> tuple[Request, Request]:

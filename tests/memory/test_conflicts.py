@@ -40,7 +40,8 @@ def test_the_queue_shows_contradictions_supersessions_and_lone_disputes_as_pairs
     assert queue["total"] == 3 and queue["next_offset"] is None
     by_kind = {c["kind"]: c for c in queue["conflicts"]}
     assert set(by_kind) == {"contradicts", "supersession", "disputed"}
-    pair = by_kind["contradicts"]
+    pair, supersession = by_kind["contradicts"], by_kind["supersession"]
+    assert pair["b"] is not None and supersession["b"] is not None
     assert (pair["a"]["id"], pair["b"]["id"]) == (a, b)
     assert pair["a"]["status"] == "disputed" and pair["b"]["status"] == "current"
     assert pair["a"]["excerpt"] == "Sessions use opaque tokens." and pair["a"]["author"] == "mia@acme.test"
@@ -51,7 +52,7 @@ def test_the_queue_shows_contradictions_supersessions_and_lone_disputes_as_pairs
         "a_historical",
         "b_historical",
     ]
-    assert (by_kind["supersession"]["a"]["id"], by_kind["supersession"]["b"]["id"]) == (new, old)
+    assert (supersession["a"]["id"], supersession["b"]["id"]) == (new, old)
     assert by_kind["disputed"]["a"]["id"] == lone and by_kind["disputed"]["b"] is None
     assert by_kind["disputed"]["resolutions"] == ["both_true", "a_historical"]
 

@@ -9,6 +9,7 @@ from django.core import signing
 from django.db import connection, transaction
 
 from accounts.errors import InvalidArgument
+from memory import store
 from memory.models import Note
 from memory.recall.feed import changes_since
 from memory.recall.tokens import estimate_json_tokens
@@ -37,17 +38,17 @@ def make(cast, project=None, *, created: float = 0, updated: float | None = None
     )
 
 
-def feed(cast, user=None, project=None, **kwargs: Any) -> dict[str, Any]:
+def feed(cast, user=None, project=None, **kwargs: Any) -> store.results.Changes:
     args: dict[str, Any] = {"since": None, "cursor": None, "types": None, "statuses": None}
     args.update(kwargs)
     return changes_since(cast.principal(user or cast.member), project or cast.payments, **args)
 
 
-def ids(response: dict[str, Any]) -> list[str]:
+def ids(response: store.results.Changes) -> list[str]:
     return [change["id"] for change in response["changes"]]
 
 
-def follow(cast, **kwargs: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def follow(cast, **kwargs: Any) -> tuple[list[store.results.Changes], list[store.results.Change]]:
     """All pages of a feed: (pages, changes)."""
     pages = [feed(cast, **kwargs)]
     kwargs.pop("since", None)

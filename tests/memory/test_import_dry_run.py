@@ -63,7 +63,7 @@ def test_dry_run_makes_every_check_of_the_import(cast, document):
     with pytest.raises(PlanLimit):
         store.import_project(owner, document, slug="copy", dry_run=True)
     with pytest.raises(InvalidArgument):
-        store.import_project(owner, document, slug="copy", dry_run="yes")
+        store.import_project(owner, document, slug="copy", dry_run="yes")  # type: ignore[call-overload]
     assert Project.objects.filter(slug="copy").count() == 0
 
 
@@ -71,8 +71,9 @@ def test_export_content_is_the_document_or_the_markdown(cast, document):
     principal = cast.principal(cast.member)
     exported = store.export_content(principal, "payments")
     assert (exported["format"], exported["filename"]) == ("json", "payments.knownbase.json")
-    assert exported["content"]["format"] == "knownbase-export" and len(exported["content"]["notes"]) == 2
-    markdown = store.export_content(principal, "payments", "markdown")
+    document_out, markdown = exported["content"], store.export_content(principal, "payments", "markdown")
+    assert isinstance(document_out, dict) and isinstance(markdown["content"], str)
+    assert document_out["format"] == "knownbase-export" and len(document_out["notes"]) == 2
     assert markdown["filename"] == "payments.md" and markdown["content"].startswith("# Payments API")
     assert AuditEvent.objects.filter(action="project.exported").count() == 2
     with pytest.raises(InvalidArgument):

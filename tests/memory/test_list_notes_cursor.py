@@ -78,6 +78,7 @@ def test_a_cursor_of_another_project_or_tampered_is_refused(cast, ids):
     first = store.list_notes(cast.principal(cast.member), "payments", limit=3)
     with pytest.raises(InvalidArgument):
         store.list_notes(cast.principal(cast.member), "website", cursor=first["next_cursor"])
+    assert first["next_cursor"] is not None
     tampered = first["next_cursor"][:-2] + ("AA" if not first["next_cursor"].endswith("AA") else "BB")
     for bad in (tampered, "garbage", ""):
         with pytest.raises(InvalidArgument):
@@ -96,6 +97,7 @@ def test_the_cursor_carries_no_primary_key(cast, ids):
     from memory.notes import listing
 
     cursor = store.list_notes(cast.principal(cast.member), "payments", limit=3)["next_cursor"]
+    assert cursor is not None
     payload = signing.loads(cursor, salt=listing.CURSOR_SALT)
     assert set(payload) == {"v", "p", "q", "k", "n"}
     assert (payload["n"], payload["p"], payload["k"]) == (

@@ -89,7 +89,7 @@ def principal(cast: Any) -> Any:
 
 @pytest.mark.parametrize("detail", ["lean", "balanced", "deep"])
 def test_get_context_without_query(cast, principal, django_assert_num_queries, detail):
-    def work(_: list[Note]) -> dict[str, Any]:
+    def work(_: list[Note]) -> store.results.Context:
         result = store.get_context(principal, "payments", detail=detail)
         assert result["sections"]
         return result

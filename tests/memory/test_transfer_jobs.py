@@ -32,7 +32,8 @@ def session(cast, user) -> Principal:
     return principal
 
 
-def download(url: str) -> tuple[int, bytes]:
+def download(url: str | None) -> tuple[int, bytes]:
+    assert url is not None, "no link to download"
     response = Client().get(urlsplit(url).path)
     return response.status_code, response.content
 
@@ -88,6 +89,7 @@ def test_a_large_markdown_export(cast, three_notes, small_threshold, django_capt
     started = run_queued(
         django_capture_on_commit_callbacks, lambda: store.start_export(member, "payments", "markdown")
     )
+    assert started["job"] is not None
     job = store.transfer_job(member, started["job"]["id"])["job"]
     status, body = download(job["url"])
     assert status == 200 and body.decode().startswith("# Payments API")
@@ -226,6 +228,7 @@ def test_a_job_whose_credential_is_gone_fails(
     Membership.objects.filter(team=cast.acme, user=cast.member).delete()
     for callback in queued:
         callback()
+    assert started["job"] is not None
     job = TransferJob.objects.get(public_id=started["job"]["id"])
     assert job.status == "failed" and job.error == jobs.CREDENTIAL_GONE and job.finished_at is not None
 
@@ -263,6 +266,7 @@ def test_a_job_nobody_ran_is_reported_failed_and_never_starts_late(
     member = session(cast, cast.member)
     with django_capture_on_commit_callbacks(execute=False):
         started = store.start_export(member, "payments")
+    assert started["job"] is not None
     job = TransferJob.objects.get(public_id=started["job"]["id"])
     assert store.transfer_job(member, job.public_id)["job"]["status"] == "queued"
     TransferJob.objects.filter(pk=job.pk).update(
@@ -315,7 +319,9 @@ def test_the_worker_runs_an_export_and_an_import_to_the_end(cast, worker, settin
     for i in range(3):
         save(cast, f"Worker note {i}", f"Body {i}")
     member = session(cast, cast.member)
-    export_id = store.start_export(member, "payments", "json")["job"]["id"]
+    started = store.start_export(member, "payments", "json")
+    assert started["job"] is not None
+    export_id = started["job"]["id"]
     assert wait_for(lambda: finished(member, export_id))
     job = store.transfer_job(member, export_id)["job"]
     assert (job["status"], job["progress"], job["total"], job["percent"]) == ("succeeded", 3, 3, 100)

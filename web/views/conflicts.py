@@ -112,14 +112,18 @@ def _queue_url(project: str | None, offset: int | None = None) -> str:
     return reverse("web:conflicts") + (f"?{urlencode(query)}" if query else "")
 
 
-def _shown(conflict: dict[str, Any]) -> dict[str, Any]:
+def _shown(conflict: store.results_review.Conflict) -> dict[str, Any]:
     """The store's conflict with what the template needs: times to format and button labels."""
     labels = RESOLUTION_LABELS if conflict["b"] else LONE_LABELS
+    a, b = (
+        {**side, "updated": parse_datetime(side["updated_at"])} if side is not None else None
+        for side in (conflict["a"], conflict["b"])
+    )
     sides = [side for side in (conflict["a"], conflict["b"]) if side is not None]
-    for side in sides:
-        side["updated"] = parse_datetime(side["updated_at"])
     return {
         **conflict,
+        "a": a,
+        "b": b,
         "key": "-".join(side["id"] for side in sides),
         "buttons": [(resolution, labels[resolution]) for resolution in conflict["resolutions"]],
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return dashboard(request)
 
 
-def _dated(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
+def _dated(rows: Sequence[Mapping[str, Any]], field: str) -> list[dict[str, Any]]:
     links = {slug: note_url(slug) for slug in {row["project"] for row in rows}}
     return [{**row, "when": when(row[field]), "url": links[row["project"]](row["id"])} for row in rows]
 

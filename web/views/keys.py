@@ -5,6 +5,7 @@ members and viewers see their own keys only."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,11 +31,11 @@ def _key_form(principal: Principal, data: dict[str, str] | None = None) -> KeyFo
     return KeyForm(data, projects=projects)
 
 
-def _projects(principal: Principal) -> list[dict[str, Any]]:
+def _projects(principal: Principal) -> list[store.results.Project]:
     return sorted(store.list_projects(principal)["projects"], key=lambda p: (p["name"], p["slug"]))
 
 
-def _row(key: dict[str, Any], project_names: dict[str, str]) -> dict[str, Any]:
+def _row(key: Mapping[str, Any], project_names: dict[str, str]) -> dict[str, Any]:
     project = key["project"]
     expires_at = when(key["expires_at"])
     return {

@@ -4,6 +4,7 @@ Principal, so scoping, screening, caps, revisions and audit are the tools' own."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -36,7 +37,9 @@ def project_path(slug: str) -> str:
     return reverse("web:project", args=[slug])
 
 
-def note_details(principal: Principal, note_id: str, *, include_deleted: bool = True) -> dict[str, Any]:
+def note_details(
+    principal: Principal, note_id: str, *, include_deleted: bool = True
+) -> store.results_review.NoteDetails:
     """The note with its authorship and chain, or 404 for anything the caller cannot see."""
     try:
         return store.get_note_details(principal, note_id, include_deleted=include_deleted)
@@ -55,7 +58,7 @@ def refused(error: StoreError) -> None:
     raise_for_access(error)
 
 
-def base_context(slug: str, details: dict[str, Any], principal: Principal) -> dict[str, Any]:
+def base_context(slug: str, details: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
     note = details["note"]
     return {
         "slug": slug,
@@ -74,8 +77,8 @@ def note(request: HttpRequest, principal: Principal, slug: str, note_id: str) ->
     if current["project"] != slug:  # the project was renamed, or the link was typed by hand
         return redirect("web:note", current["project"], current["id"])
     deleted = "deleted_at" in current
-    links: dict[str, Any] = {"outbound": [], "inbound": []}
-    revisions: dict[str, Any] = {"revisions": []}
+    links: Mapping[str, Any] = {"outbound": [], "inbound": []}
+    revisions: Mapping[str, Any] = {"revisions": []}
     if not deleted:
         links = store.list_note_links(principal, current["id"])
         revisions = store.list_note_revisions(principal, current["id"], limit=RECENT_REVISIONS)
@@ -94,7 +97,7 @@ def _edit_page(
     request: HttpRequest,
     principal: Principal,
     slug: str,
-    details: dict[str, Any],
+    details: Mapping[str, Any],
     form: NoteForm,
     *,
     conflict: dict[str, Any] | None = None,
@@ -104,7 +107,7 @@ def _edit_page(
     return page(request, "web/note_edit.html", context, principal=principal, status=status)
 
 
-def _may_change_visibility(request: HttpRequest, details: dict[str, Any]) -> bool:
+def _may_change_visibility(request: HttpRequest, details: Mapping[str, Any]) -> bool:
     user = signed_in_user(request)
     return user is not None and details["author"] == user.email
 
@@ -182,7 +185,7 @@ def _gone(request: HttpRequest, principal: Principal, note_id: str) -> HttpRespo
 
 
 def confirm_page(
-    request: HttpRequest, principal: Principal, slug: str, details: dict[str, Any], action: dict[str, Any]
+    request: HttpRequest, principal: Principal, slug: str, details: Mapping[str, Any], action: dict[str, Any]
 ) -> HttpResponse:
     context = {**base_context(slug, details, principal), "action": action}
     return page(

@@ -46,9 +46,9 @@ def refuse(error: StoreError) -> NoReturn:
     raise error
 
 
-def project_or_404(principal: Principal, slug: str) -> dict[str, Any]:
+def project_or_404(principal: Principal, slug: str) -> store.results.ProjectDetail:
     try:
-        project: dict[str, Any] = store.get_project(principal, slug, count_notes=False)["project"]
+        project = store.get_project(principal, slug, count_notes=False)["project"]
     except (NotFound, Forbidden) as error:
         refuse(error)
     return project

@@ -35,10 +35,10 @@ def revision_list(request: HttpRequest, principal: Principal, slug: str, note_id
     return page(request, "web/note_revisions.html", context, principal=principal)
 
 
-def _revision(principal: Principal, note_id: str, version: int) -> dict[str, Any] | None:
+def _revision(principal: Principal, note_id: str, version: int) -> store.results.Revision | None:
     """A stored version, or None when it was pruned (or never existed)."""
     try:
-        revision: dict[str, Any] = store.get_note_revision(principal, note_id, version)["revision"]
+        revision = store.get_note_revision(principal, note_id, version)["revision"]
     except NotFound:
         return None
     return revision
@@ -57,8 +57,8 @@ def revision(
     if shown is None:
         raise Http404("No such revision: it may have been pruned.")
     against = "current" if request.GET.get("against") == "current" else "previous"
-    older: dict[str, Any] | None = shown
-    newer: dict[str, Any] | None = shown
+    older: store.results.Revision | None = shown
+    newer: store.results.Revision | None = shown
     if against == "current":
         newer = _revision(principal, current["id"], current["version"])
     else:

@@ -21,7 +21,7 @@ from web.usage import usage_rows
 AUDIT_PAGE = 50
 
 
-def _rules(principal: Principal) -> dict[str, Any]:
+def _rules(principal: Principal) -> store.results_team.ScreeningRules:
     try:
         return store.list_screening_rules(principal)
     except StoreError as error:
@@ -75,7 +75,7 @@ def audit(request: HttpRequest, principal: Principal) -> HttpResponse:
     if form.is_bound and form.is_valid():
         filters = form.store_filters()
     before = request.GET.get("before") or None
-    events: dict[str, Any] = {"events": [], "next_before": None}
+    events: store.results_team.AuditEvents = {"events": [], "next_before": None}
     invalid = form.is_bound and not form.is_valid()
     status = 400 if invalid else 200
     try:

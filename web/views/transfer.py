@@ -6,8 +6,6 @@ refreshes itself and offers a Refresh link)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -20,9 +18,9 @@ from web.session import team_page
 from web.transfer_forms import ExportForm, ImportForm
 
 
-def _project(principal: Principal, slug: str) -> dict[str, Any]:
+def _project(principal: Principal, slug: str) -> store.results.ProjectDetail:
     try:
-        project: dict[str, Any] = store.get_project(principal, slug)["project"]
+        project = store.get_project(principal, slug)["project"]
     except StoreError as error:
         raise_for_access(error)
         raise

@@ -46,6 +46,13 @@ class RateLimited(StoreError):
     code = "rate_limited"
 
 
+class Unavailable(StoreError):
+    """A service the operation needs (Stripe, the database) did not answer: nothing was changed, and
+    the same call may succeed shortly."""
+
+    code = "unavailable"
+
+
 READ_ONLY_MESSAGE = (
     "This credential is read-only (a read-only key or the viewer role): it can call read tools only. "
     "Ask a team owner for a read-write key."

@@ -16,6 +16,7 @@ from accounts.errors import (
     RateLimited,
     Screened,
     StoreError,
+    Unavailable,
     VersionConflict,
 )
 
@@ -28,7 +29,10 @@ STATUS: dict[type[StoreError], int] = {
     Screened: 422,
     RateLimited: 429,
     StoreError: 500,
+    Unavailable: 503,
 }
+# Seconds a client should wait before retrying a call that met an unavailable service.
+UNAVAILABLE_RETRY_AFTER = 5
 STATUS_BY_CODE: dict[str, int] = {error.code: status for error, status in STATUS.items()}
 INTERNAL_MESSAGE = "The server failed to complete this request; nothing was changed. Retry later."
 
@@ -43,7 +47,7 @@ def http_status(error: StoreError) -> int:
 
 def error_body(error: StoreError) -> dict[str, Any]:
     """`{"error": {"code", "message", ...details}}`; an internal error tells nothing of its cause."""
-    if http_status(error) >= 500:
+    if http_status(error) == STATUS[StoreError]:
         return {"error": {"code": StoreError.code, "message": INTERNAL_MESSAGE}}
     return {"error": error.as_dict()}
 
@@ -52,6 +56,8 @@ def error_headers(error: StoreError) -> dict[str, str]:
     """Headers the status needs: when to retry a rate-limited request."""
     if isinstance(error, RateLimited) and "retry_after" in error.details:
         return {"Retry-After": str(error.details["retry_after"])}
+    if isinstance(error, Unavailable):
+        return {"Retry-After": str(UNAVAILABLE_RETRY_AFTER)}
     return {}
 
 

@@ -62,6 +62,7 @@ from accounts.errors import (
     RateLimited,
     Screened,
     StoreError,
+    Unavailable,
     VersionConflict,
 )
 from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User, same_resource
@@ -169,6 +170,7 @@ __all__ = [
     "Role",
     "Screened",
     "StoreError",
+    "Unavailable",
     "User",
     "VersionConflict",
     "accept_invitation",

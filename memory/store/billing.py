@@ -13,7 +13,7 @@ from typing import Any
 import stripe
 from django.db import transaction
 
-from accounts.errors import Forbidden, InvalidArgument, StoreError
+from accounts.errors import Forbidden, InvalidArgument, Unavailable
 from accounts.principal import Principal
 from billing import stripe_service, webhooks
 from billing.models import Plan, Subscription
@@ -26,10 +26,8 @@ log = logging.getLogger(__name__)
 MANAGE_ONLY = "Only the team's owners and admins can change its plan."
 
 
-class StripeUnavailable(StoreError):
+class StripeUnavailable(Unavailable):
     """Stripe did not answer: nothing was charged or changed."""
-
-    code = "unavailable"
 
 
 def _plan_dict(plan: Plan) -> dict[str, Any]:

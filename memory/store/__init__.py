@@ -37,8 +37,8 @@ each operation lives in the module of its resource:
 - billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
   (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
 
-- results, results_team, results_review: the shape of every answer above, as TypedDicts; MCP
-  structured output, REST bodies and the OpenAPI schema are derived from them
+- results, results_team, results_review, results_accounts: the shape of every answer above, as
+  TypedDicts; MCP structured output, REST bodies and the OpenAPI schema are derived from them
 
 Account-level functions (sign-up, a person's teams and connected apps) take the account principal,
 `principal_for_account(user)`, or `principal_for_account()` for an anonymous visitor.
@@ -68,7 +68,7 @@ from accounts.errors import (
 from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User, same_resource
 from accounts.principal import AuthMethod, Principal, principal_for_account
 from memory.notes.scoping import echo
-from memory.store import results, results_review, results_team
+from memory.store import results, results_accounts, results_review, results_team
 from memory.store.accounts import (
     accept_invitation,
     active_user,
@@ -241,6 +241,7 @@ __all__ = [
     "restore_note",
     "restore_note_revision",
     "results",
+    "results_accounts",
     "results_review",
     "results_team",
     "revoke_api_key",

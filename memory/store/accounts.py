@@ -32,6 +32,7 @@ from billing import actions as billing_actions
 from memory import inputs, registry, validation
 from memory.notes.scoping import echo
 from memory.screening import guard
+from memory.store import results_accounts
 from memory.store.projects import create_project
 
 FIRST_PROJECT_NAME = "My first project"
@@ -87,7 +88,7 @@ def _new_team(principal: Principal, owner: User, name: str) -> Team:
     return accounts_actions.create_team(owner, name, slug=slug)
 
 
-def _team_dict(membership: Membership, current_team_id: int) -> dict[str, Any]:
+def _team_dict(membership: Membership, current_team_id: int) -> results_accounts.TeamChoice:
     team = membership.team
     return {
         "id": team.pk,
@@ -111,7 +112,7 @@ def email_registered(principal: Principal, email: str) -> bool:
 @registry.write(unscreened=("password",))
 def sign_up(
     principal: Principal, email: str, password: str, name: str = "", team_name: str = ""
-) -> dict[str, Any]:
+) -> results_accounts.SignedUp:
     """A new account (the anonymous account principal), its first team, which it owns on the
     default plan, and a first project in it. Returns the new `user` and the `team_id`."""
     address = validation.text(email, "email", limit=inputs.EMAIL.max_length, required=True)
@@ -138,7 +139,7 @@ def _invitation(token: Any) -> Invitation:
 
 
 @registry.read
-def get_invitation(principal: Principal, token: str) -> dict[str, Any]:
+def get_invitation(principal: Principal, token: str) -> results_accounts.InvitationOffer:
     """What an emailed invitation link offers: its state (pending, accepted, revoked, expired), the
     address, the team and the role. not_found for a forged or mangled link."""
     found = _invitation(token)
@@ -168,7 +169,7 @@ def sign_up_invited(principal: Principal, token: str, password: str, name: str =
 
 
 @registry.write(unscreened=("token",))
-def accept_invitation(principal: Principal, token: str) -> dict[str, Any]:
+def accept_invitation(principal: Principal, token: str) -> results_accounts.InvitationAccepted:
     """The signed-in person (account principal) joins the invitation's team, within the plan's
     member cap; they must hold the invited address, verified."""
     found = _invitation(token)
@@ -192,7 +193,7 @@ def active_user(principal: Principal, user_id: int | None = None, email: str | N
 
 
 @registry.write(unscreened=("password",))
-def change_password(principal: Principal, password: str, reason: str) -> dict[str, Any]:
+def change_password(principal: Principal, password: str, reason: str) -> results_accounts.PasswordChanged:
     """Set the account principal's user's password (validated by the caller's form); `reason` is
     change (signed in) or reset (after the emailed link was checked)."""
     validation.choice(reason, "reason", ["change", "reset"])
@@ -211,7 +212,7 @@ def mark_email_verified(principal: Principal, email: str) -> bool:
 
 
 @registry.read
-def email_verification(principal: Principal) -> dict[str, Any]:
+def email_verification(principal: Principal) -> results_accounts.EmailVerification:
     """The signed token for the link that confirms the account principal's email address, and how
     many hours it stays good."""
     user = account_user(principal)
@@ -223,7 +224,7 @@ def email_verification(principal: Principal) -> dict[str, Any]:
 
 
 @registry.read
-def read_email_verification(principal: Principal, token: str) -> dict[str, Any] | None:
+def read_email_verification(principal: Principal, token: str) -> results_accounts.EmailClaim | None:
     """The active user and address a confirmation link names, or None for a forged, expired or stale
     link (the address changed since it was sent)."""
     claim = read_email_verification_token(token)
@@ -236,7 +237,7 @@ def read_email_verification(principal: Principal, token: str) -> dict[str, Any] 
 
 
 @registry.write
-def update_profile(principal: Principal, name: str) -> dict[str, Any]:
+def update_profile(principal: Principal, name: str) -> results_accounts.Profile:
     """Change the display name other members see (screened as sent and as stored)."""
     user = account_user(principal)
     clean_name = _display_name(name)
@@ -249,7 +250,7 @@ def update_profile(principal: Principal, name: str) -> dict[str, Any]:
 
 
 @registry.read
-def list_teams(principal: Principal) -> dict[str, Any]:
+def list_teams(principal: Principal) -> results_accounts.TeamList:
     """The teams the principal's user is in, by name, each with their role; `current` marks the
     principal's own team (none for an account principal)."""
     memberships = (
@@ -261,14 +262,14 @@ def list_teams(principal: Principal) -> dict[str, Any]:
 
 
 @registry.read
-def get_team(principal: Principal) -> dict[str, Any]:
+def get_team(principal: Principal) -> results_accounts.TeamRole:
     """The principal's team: id, slug, name and the caller's role."""
     team = team_of(principal)
     return {"id": team.pk, "slug": team.slug, "name": team.name, "role": principal.role}
 
 
 @registry.write
-def create_team(principal: Principal, name: str) -> dict[str, Any]:
+def create_team(principal: Principal, name: str) -> results_accounts.TeamChoice:
     """A new team the signed-in person owns, on the default plan. Its name, and the slug derived from
     it, are screened: a name that holds a secret is refused and never becomes a slug."""
     clean = _team_name(name)
@@ -277,7 +278,7 @@ def create_team(principal: Principal, name: str) -> dict[str, Any]:
 
 
 @registry.write
-def rename_team(principal: Principal, name: str) -> dict[str, Any]:
+def rename_team(principal: Principal, name: str) -> results_accounts.TeamName:
     """Rename the principal's team (owners and admins); the slug stays."""
     require_manager(principal)
     clean = _team_name(name)
@@ -287,9 +288,9 @@ def rename_team(principal: Principal, name: str) -> dict[str, Any]:
 
 
 @registry.read
-def find_team(principal: Principal, slug: str) -> dict[str, Any]:
+def find_team(principal: Principal, slug: str) -> results_accounts.TeamChoice:
     """One of list_teams' teams by slug; not_found for a team the user is not in."""
     for team in list_teams(principal)["teams"]:
         if team["slug"] == slug:
-            return dict(team)
+            return team
     raise NotFound(f"You are in no team {echo(slug)}.")

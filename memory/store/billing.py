@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 import stripe
 from django.db import transaction
@@ -19,6 +18,7 @@ from billing import stripe_service, webhooks
 from billing.models import Plan, Subscription
 from billing.tasks import process_stripe_event
 from memory import registry, usage, validation
+from memory.store import results_accounts
 from memory.store.accounts import account_user, team_of
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class StripeUnavailable(Unavailable):
     """Stripe did not answer: nothing was charged or changed."""
 
 
-def _plan_dict(plan: Plan) -> dict[str, Any]:
+def _plan_dict(plan: Plan) -> results_accounts.PlanOffer:
     return {
         "code": plan.code,
         "name": plan.name,
@@ -41,7 +41,7 @@ def _plan_dict(plan: Plan) -> dict[str, Any]:
 
 
 @registry.read
-def get_billing(principal: Principal) -> dict[str, Any]:
+def get_billing(principal: Principal) -> results_accounts.Billing:
     """What the billing page shows: the team, its usage against the plan in force (get_usage's
     answer), the plan it is subscribed to, every plan of the catalogue, and whether Stripe is set up
     and the caller may buy (`can_manage`) or open the portal."""
@@ -71,7 +71,7 @@ def _require_buyer(principal: Principal) -> None:
 
 
 @registry.write
-def start_checkout(principal: Principal, plan: str) -> dict[str, Any]:
+def start_checkout(principal: Principal, plan: str) -> results_accounts.StripeRedirect:
     """A Stripe Checkout URL for `plan` (owners and admins). Refused when Stripe is not set up, the
     plan is not sold, or the team already pays through Stripe (it changes plan in the portal)."""
     _require_buyer(principal)
@@ -101,7 +101,7 @@ def start_checkout(principal: Principal, plan: str) -> dict[str, Any]:
 
 
 @registry.write
-def open_billing_portal(principal: Principal) -> dict[str, Any]:
+def open_billing_portal(principal: Principal) -> results_accounts.StripeRedirect:
     """A Stripe billing portal URL for the team's customer (owners and admins)."""
     _require_buyer(principal)
     team = team_of(principal)
@@ -116,7 +116,7 @@ def open_billing_portal(principal: Principal) -> dict[str, Any]:
     return {"url": url}
 
 
-def receive_stripe_event(payload: bytes, signature: str | None) -> dict[str, Any]:
+def receive_stripe_event(payload: bytes, signature: str | None) -> results_accounts.StripeEventReceived:
     """A Stripe webhook delivery: verify its signature, store the event once, and schedule its
     handling (billing/webhooks.py) after the commit.
 

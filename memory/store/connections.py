@@ -10,7 +10,6 @@ registration is stored, and again in its stored form by the row guard (memory/st
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from oauth2_provider.models import Application, Grant
 
@@ -22,13 +21,14 @@ from memory import registry, validation
 from memory.models import Project
 from memory.notes.scoping import echo
 from memory.screening import guard
+from memory.store import results_accounts
 from memory.store.accounts import account_user
 
 MAX_CLIENT_NAME = int(Application._meta.get_field("name").max_length or 255)
 
 
 @registry.read
-def list_connections(principal: Principal) -> dict[str, Any]:
+def list_connections(principal: Principal) -> results_accounts.ConnectionList:
     """Every OAuth client the principal's user connected that can still act, newest first, with its
     team, project (None: all projects) and access."""
     user = account_user(principal)
@@ -59,7 +59,7 @@ def list_connections(principal: Principal) -> dict[str, Any]:
 
 
 @registry.write
-def revoke_connection(principal: Principal, connection_id: str) -> dict[str, Any]:
+def revoke_connection(principal: Principal, connection_id: str) -> results_accounts.ConnectionRevoked:
     """End one of the user's OAuth connections now (its tokens stop working); not_found for anyone
     else's."""
     user = account_user(principal)
@@ -77,7 +77,7 @@ def revoke_connection(principal: Principal, connection_id: str) -> dict[str, Any
 
 
 @registry.read
-def consent_choices(principal: Principal) -> dict[str, Any]:
+def consent_choices(principal: Principal) -> results_accounts.ConsentChoices:
     """What the consent page offers the signed-in person: each of their teams (by name) with the
     projects they see in it and their role there."""
     memberships = (
@@ -85,7 +85,7 @@ def consent_choices(principal: Principal) -> dict[str, Any]:
         .select_related("team")
         .order_by("team__name", "team__slug")
     )
-    teams = []
+    teams: list[results_accounts.ConsentTeam] = []
     for membership in memberships:
         visible = Project.objects.visible_to(principal_for_membership(membership)).order_by("name")
         teams.append(
@@ -117,7 +117,7 @@ def connect_oauth_client(
     team_id: int,
     project_id: int | None,
     read_only: bool,
-) -> dict[str, Any]:
+) -> results_accounts.OAuthConnected:
     """Record what the signed-in person (account principal) approved on the consent page for the
     client: the team, optionally one project, and read-only or read-write access; the tokens minted
     for the grant will act so. A viewer's connection is read-only whatever was asked."""
@@ -152,7 +152,7 @@ def bind_oauth_token_family(code: str, token_family: uuid.UUID) -> None:
 
 
 @registry.write
-def screen_client_name(principal: Principal, client_name: str) -> dict[str, Any]:
+def screen_client_name(principal: Principal, client_name: str) -> results_accounts.ClientNameScreened:
     """Refuse an OAuth client name (a registration's client_name, an admin's application name) that
     holds a secret, before the registration is stored. Takes the anonymous account principal:
     clients register themselves before anyone signs in."""

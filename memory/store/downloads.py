@@ -4,12 +4,12 @@ it, which must still be live when the link is used."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from accounts import audit
 from accounts.errors import NotFound, StoreError
 from accounts.principal import principal_for_credential
 from memory.models import Project, TransferJob
+from memory.store import results_accounts
 from memory.transfer import export_document, read_export_token
 from memory.transfer.exporting import FILE_TYPES, ExportFile, export_file
 
@@ -17,7 +17,7 @@ _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
 NO_SUCH_EXPORT = "No such export."
 
 
-def download_export(token: str) -> dict[str, Any]:
+def download_export(token: str) -> results_accounts.ExportDownload:
     """The export file a signed link grants: `filename`, `text` and `content_type`; not_found for
     anything forged, expired or no longer allowed.
 

@@ -20,6 +20,7 @@ from billing import caps
 from billing.models import Plan
 from memory import inputs, registry, validation
 from memory.notes.scoping import echo
+from memory.store import results_accounts
 from memory.store.accounts import account_user, require_manager, team_of
 
 
@@ -41,7 +42,7 @@ def _membership(principal: Principal, email: Any) -> Membership:
 
 
 @registry.read
-def list_members(principal: Principal) -> dict[str, Any]:
+def list_members(principal: Principal) -> results_accounts.MemberList:
     """The team's members by email, each with their role; `you` marks the caller. With the member
     count against the plan's cap (pending invitations not counted)."""
     memberships = (
@@ -65,7 +66,7 @@ def list_members(principal: Principal) -> dict[str, Any]:
 
 
 @registry.read
-def list_invitations(principal: Principal) -> dict[str, Any]:
+def list_invitations(principal: Principal) -> results_accounts.InvitationList:
     """The team's pending invitations (owners and admins)."""
     require_manager(principal)
     pending = Invitation.objects.pending().filter(team_id=principal.team_id).order_by("email")
@@ -77,7 +78,7 @@ def list_invitations(principal: Principal) -> dict[str, Any]:
 
 
 @registry.write
-def invite_member(principal: Principal, email: str, role: str) -> dict[str, Any]:
+def invite_member(principal: Principal, email: str, role: str) -> results_accounts.MemberInvited:
     """Invite `email` with `role` (owners and admins; the owner role only by an owner), within the
     plan's member cap. Returns the invitation and its link `token`, to be mailed once; it is never
     stored. Inviting an address again replaces its pending invitation."""
@@ -98,7 +99,7 @@ def invite_member(principal: Principal, email: str, role: str) -> dict[str, Any]
 
 
 @registry.write
-def change_member_role(principal: Principal, email: str, role: str) -> dict[str, Any]:
+def change_member_role(principal: Principal, email: str, role: str) -> results_accounts.MemberRoleChanged:
     """Give a member another role (owners and admins; the owner role only by an owner; never the
     last owner's)."""
     require_manager(principal)
@@ -107,7 +108,7 @@ def change_member_role(principal: Principal, email: str, role: str) -> dict[str,
 
 
 @registry.write
-def remove_member(principal: Principal, email: str) -> dict[str, Any]:
+def remove_member(principal: Principal, email: str) -> results_accounts.MemberRemoved:
     """Take a member out of the team, revoking their keys in it (owners and admins; never the last
     owner, never the caller: leaving is leave_team)."""
     require_manager(principal)
@@ -119,7 +120,7 @@ def remove_member(principal: Principal, email: str) -> dict[str, Any]:
 
 
 @registry.write
-def leave_team(principal: Principal, team_id: int) -> dict[str, Any]:
+def leave_team(principal: Principal, team_id: int) -> results_accounts.TeamLeft:
     """The principal's user leaves team `team_id` (their keys in it are revoked); the last owner hands
     the team over first. It takes the account principal (principal_for_account), so a viewer, whose
     team principal is read-only, can leave too; not_found for a team the user is not in."""
@@ -137,7 +138,7 @@ def leave_team(principal: Principal, team_id: int) -> dict[str, Any]:
 
 
 @registry.write
-def revoke_invitation(principal: Principal, invitation_id: str) -> dict[str, Any]:
+def revoke_invitation(principal: Principal, invitation_id: str) -> results_accounts.InvitationRevoked:
     """Revoke a pending invitation of the team (owners and admins)."""
     require_manager(principal)
     public_id = validation.text(invitation_id, "invitation_id", limit=40, required=True)

@@ -8,7 +8,9 @@ one of them disagrees.
 The pattern, for a new store function:
 
 1. Declare its result here (results_team.py: transfer, plan, keys, errors; results_review.py: the
-   review pages' conflicts, details, overview and bulk edits), one TypedDict per object. Every field is `Annotated[type, Doc("description", example)]`: the
+   review pages' conflicts, details, overview and bulk edits; results_accounts.py: people, teams,
+   members, invitations, OAuth connections, billing pages, downloads and staff actions), one
+   TypedDict per object. Every field is `Annotated[type, Doc("description", example)]`: the
    description and example are published in the OpenAPI schema. Times are `Annotated[str,
    When("description")]` (RFC 3339, UTC). A key that is only sometimes present is `NotRequired[...]`;
    a value that may be null is `X | None`. A closed set of words is a `Literal[...]`, or

@@ -4,8 +4,6 @@ deleting a project. Staff principals (accounts.principal.principal_for_staff) ca
 
 from __future__ import annotations
 
-from typing import Any
-
 from accounts import actions as accounts_actions
 from accounts import audit, oauth
 from accounts.errors import Forbidden
@@ -13,10 +11,11 @@ from accounts.models import ApiKey, OAuthConnection, User
 from accounts.principal import ADMINISTER, Principal
 from memory import registry
 from memory.notes.scoping import project_for
+from memory.store import results_accounts
 
 
 @registry.write(staff=ADMINISTER)
-def delete_project(principal: Principal, project: str) -> dict[str, Any]:
+def delete_project(principal: Principal, project: str) -> results_accounts.ProjectDeleted:
     """Delete a project with its notes, revisions and links (staff only). Keys narrowed to it are
     revoked and OAuth connections narrowed to it end, so no credential outlives it; audited."""
     if not principal.may_staff(ADMINISTER):

@@ -27,7 +27,9 @@ class ConsentForm(AllowForm):
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.teams: list[dict[str, Any]] = store.consent_choices(store.principal_for_account(user))["teams"]
+        self.teams: list[store.results_accounts.ConsentTeam] = store.consent_choices(
+            store.principal_for_account(user)
+        )["teams"]
         self.fields["team"].choices = [(t["slug"], t["name"]) for t in self.teams]
         self.fields["project"].choices = [("", "All projects of the team")] + [
             (t["name"], [(p["public_id"], p["name"]) for p in t["projects"]])

@@ -21,7 +21,7 @@ from web.usage import CAP_LABELS, usage_rows
 MANAGE_ONLY = "Only the team's owners and admins can change its plan."
 
 
-def _plan_cards(billing: dict[str, Any]) -> list[dict[str, Any]]:
+def _plan_cards(billing: store.results_accounts.Billing) -> list[dict[str, Any]]:
     current = billing["current_plan"]
     can_buy = billing["stripe_enabled"] and billing["can_manage"]
     cards = []

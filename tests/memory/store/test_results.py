@@ -3,8 +3,11 @@ from them key for key, and what the MCP tools really send conforms to them."""
 
 from __future__ import annotations
 
+import json
 import types
+import uuid
 from collections.abc import Callable
+from datetime import timedelta
 from typing import (
     Annotated,
     Any,
@@ -19,18 +22,25 @@ from typing import (
 )
 
 import pytest
+from django.db import models
+from django.utils import timezone
+from oauth2_provider.models import Application, Grant, RefreshToken
 
+from accounts.models import User
+from accounts.principal import principal_for_account, principal_for_session, principal_for_staff
 from api import responses
+from billing import stripe_service
 from mcp_gateway.tooling import TOOLS
 from memory import inputs, store
-from memory.store import results, results_review, results_team
+from memory.store import results, results_accounts, results_review, results_team
 from memory.store.results import Doc
 from tests.api.schema import openapi
+from tests.billing.fake_stripe import PRICES, WEBHOOK_SECRET, FakeStripe, signed
 from tests.mcp_gateway.state import text_matches_structured
 
 DECLARATIONS = {
     name: value
-    for module in (results, results_review, results_team)
+    for module in (results, results_review, results_team, results_accounts)
     for name, value in vars(module).items()
     if is_typeddict(value) and value.__module__ == module.__name__
 }
@@ -145,6 +155,20 @@ def test_a_field_without_its_description_is_refused():
         responses.shape(Undescribed)
 
 
+def test_every_declared_field_is_described():
+    """Shapes no endpoint publishes too: a model row (a User a page signs in) is the one exception,
+    since django-stubs refuses Annotated around a model."""
+    undescribed = []
+    for name, declaration in DECLARATIONS.items():
+        for key, hint in get_type_hints(declaration, include_extras=True).items():
+            while get_origin(hint) in (NotRequired, Required):
+                hint = get_args(hint)[0]
+            described = any(isinstance(meta, Doc) for meta in getattr(hint, "__metadata__", ()))
+            if not described and not (isinstance(hint, type) and issubclass(hint, models.Model)):
+                undescribed.append(f"{name}.{key}")
+    assert undescribed == []
+
+
 # ------------------------------------------------------------------------------------------------- MCP
 
 
@@ -224,3 +248,115 @@ def test_the_checker_catches_a_departure():
     assert problems({**note, "colour": "red"}, results.ContextEntry) == ["$.colour: not declared"]
     assert problems({"title": "T"}, results.ContextEntry) == ["$.id: missing"]
     assert problems({**note, "score": "high"}, results.ContextEntry) == ["$.score: 'high' is not a number"]
+
+
+# ------------------------------------------------------------------------------- every store function
+
+
+def returned(fn: Callable[..., Any]) -> tuple[Any, ...]:
+    answer = get_type_hints(fn)["return"]
+    return get_args(answer) if get_origin(answer) in (Union, types.UnionType) else (answer,)
+
+
+def test_no_store_function_answers_an_undeclared_mapping():
+    functions = {name: getattr(store, name) for name in store.__all__}
+    undeclared = [
+        name
+        for name, fn in functions.items()
+        if isinstance(fn, types.FunctionType)
+        and "return" in fn.__annotations__
+        and any(get_origin(option) is dict or option is dict for option in returned(fn))
+    ]
+    assert undeclared == []
+
+
+def test_what_the_account_functions_answer_is_their_declared_result(cast, settings, monkeypatch):
+    settings.STRIPE_SECRET_KEY = "sk_test_knownbase"
+    settings.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET
+    settings.STRIPE_PRICE_IDS = dict(PRICES)
+    monkeypatch.setattr(stripe_service, "HTTP_CLIENT", FakeStripe())
+    anonymous, owner = principal_for_account(), cast.principal(cast.owner)
+    member = principal_for_account(cast.member)
+    sent: list[tuple[Callable[..., Any], Any]] = []
+
+    def call(fn: Callable[..., Any], *arguments: Any) -> Any:
+        answer = fn(*arguments)
+        sent.append((fn, answer))
+        return answer
+
+    made = call(store.sign_up, anonymous, "sam@example.com", "correct horse battery", "Sam Shape")
+    newcomer = principal_for_account(made["user"])
+    call(store.list_teams, member)
+    call(store.find_team, member, "acme")
+    call(store.get_team, owner)
+    call(store.create_team, member, "Shapes lab")
+    call(store.rename_team, owner, "Acme Two")
+    call(store.update_profile, member, "Mia M.")
+    link = call(store.email_verification, newcomer)
+    assert call(store.read_email_verification, anonymous, link["token"]) is not None
+    store.mark_email_verified(newcomer, "sam@example.com")
+    call(store.change_password, member, "another horse battery", "change")
+
+    store.mark_email_verified(principal_for_account(cast.owner), cast.owner.email)
+    call(store.list_members, owner)
+    call(store.change_member_role, owner, cast.member.email, "admin")
+    call(store.remove_member, owner, cast.viewer.email)  # the plan has room for one more member
+    other = call(store.invite_member, owner, "ann@example.com", "viewer")
+    call(store.revoke_invitation, owner, other["invitation"]["id"])
+    invited = call(store.invite_member, owner, "sam@example.com", "member")
+    call(store.list_invitations, owner)
+    call(store.get_invitation, anonymous, invited["token"])
+    call(store.accept_invitation, newcomer, invited["token"])
+    call(store.leave_team, newcomer, cast.acme.pk)
+
+    call(store.consent_choices, member)
+    call(store.screen_client_name, anonymous, "Shapes agent")
+    app = Application.objects.create(
+        name="Shapes agent",
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="http://127.0.0.1/callback",
+    )
+    grant = Grant.objects.create(
+        user=cast.member,
+        application=app,
+        code="shapes-code",
+        expires=timezone.now() + timedelta(minutes=5),
+        redirect_uri="http://127.0.0.1/callback",
+    )
+    call(store.connect_oauth_client, member, app.pk, grant.pk, cast.acme.pk, cast.payments.pk, True)
+    family = uuid.uuid4()
+    store.bind_oauth_token_family("shapes-code", family)
+    RefreshToken.objects.create(
+        user=cast.member, application=app, token="shapes-refresh", token_family=family
+    )
+    connections = call(store.list_connections, member)["connections"]
+    assert [c["project_name"] for c in connections] == [cast.payments.name]
+    call(store.revoke_connection, member, connections[0]["id"])
+
+    call(store.get_billing, owner)
+    call(store.start_checkout, owner, "pro")
+    payload = json.dumps({"id": "evt_shapes", "type": "customer.created", "created": 1_893_456_000})
+    call(store.receive_stripe_event, payload.encode(), signed(payload))
+    call(store.receive_stripe_event, payload.encode(), signed(payload))
+
+    session = principal_for_session(cast.owner, cast.acme.pk)  # a link needs a live credential
+    assert session is not None
+    export = store.export_project(session, "payments")
+    call(store.download_export, export["url"].rsplit("/", 1)[1])
+    staff = principal_for_staff(
+        User.objects.create_superuser("staff@knownbase.test", "long password"), cast.acme.pk
+    )
+    assert staff is not None
+    call(store.delete_project, staff, "website")
+
+    found = [
+        f"{fn.__name__}: {problem}"
+        for fn, answer in sent
+        for problem in problems(answer, get_type_hints(fn)["return"])
+    ]
+    assert found == []
+    assert [answer["status"] for fn, answer in sent if fn is store.receive_stripe_event] == [
+        "received",
+        "duplicate",
+    ]

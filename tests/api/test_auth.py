@@ -1,19 +1,20 @@
-"""Credentials of the REST API: Bearer API key, Bearer OAuth token (resolver), the web session with
-CSRF; no credential is 401 with WWW-Authenticate; the plan's rate per credential is 429."""
+"""Credentials of the REST API: Bearer API key, Bearer OAuth access token, the web session with
+CSRF; no credential or a malformed, unknown, revoked, expired or orphaned one is 401 with
+WWW-Authenticate; the plan's rate per credential is 429."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 
-import accounts.principal
-from accounts.principal import SESSION_TEAM_KEY, AuthMethod
-from api import authentication
+from accounts.actions import revoke_api_key
+from accounts.models import ApiKey, AuditEvent, Membership
+from accounts.principal import SESSION_TEAM_KEY
 from billing import ratelimit
 from memory.models import Note
+from tests.accounts.oauth_tokens import issue
 from tests.api.conftest import Api
 
 
@@ -23,43 +24,75 @@ def test_no_credential_is_401_with_a_bearer_challenge(api):
     assert answer.headers["WWW-Authenticate"] == 'Bearer realm="knownbase"'
 
 
-@pytest.mark.parametrize("header", ["Bearer kb_nonsense", "Bearer ", "Bearer a b", "Basic dXNlcjpwYXNz"])
-def test_a_bad_credential_is_401(api, header):
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Bearer kb_nonsense",
+        "Bearer ",
+        "Bearer a b",
+        "Basic dXNlcjpwYXNz",
+        "Bearer " + "k" * 5000,  # longer than any credential
+    ],
+)
+def test_a_malformed_or_unknown_credential_is_401(api, header):
     answer = Api(api.client, None).call("GET", "/projects", headers={"Authorization": header})
     assert answer.status == 401
     assert answer.headers["WWW-Authenticate"].startswith('Bearer realm="knownbase"')
 
 
-def test_a_revoked_key_is_401(api, cast):
-    from accounts.actions import revoke_api_key
-    from accounts.models import ApiKey
+def test_a_key_acts_as_its_holder_in_its_team(api, cast):
+    assert [p["slug"] for p in api.get("/projects").json["projects"]] == ["payments", "website"]
+    created = api.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert created.status == 201
+    note = Note.objects.get(public_id=created.json["note"]["id"])
+    assert (note.author_id, note.project_id, note.source) == (cast.member.pk, cast.payments.pk, "rest-api")
+    event = AuditEvent.objects.filter(action="note.created").latest("pk")
+    assert (event.actor_id, event.team_id, event.auth_method) == (cast.member.pk, cast.acme.pk, "api_key")
 
+
+def test_another_teams_key_acts_in_its_own_team_only(api, cast):
+    outsider = api.as_(cast.key(cast.outsider))
+    assert [p["slug"] for p in outsider.get("/projects").json["projects"]] == ["lab"]
+    assert outsider.get("/projects/payments/notes").status == 404
+
+
+def test_a_revoked_key_is_401(api, cast):
     raw = cast.key(cast.member)
+    assert api.as_(raw).get("/projects").status == 200
     key = ApiKey.authenticate(raw)
     assert key is not None
     revoke_api_key(key)
     assert api.as_(raw).get("/projects").status == 401
 
 
-def test_an_oauth_token_acts_as_its_principal_once_accounts_resolves_it(api, cast, monkeypatch):
-    token = "oauth-access-token-for-mia"
-    assert api.as_(token).get("/projects").status == 401  # no OAuth resolver yet on this branch
-    member = replace(
-        cast.principal(cast.member),
-        auth_method=AuthMethod.OAUTH,
-        credential_id="oauth:c_1",
-        client_name="cursor",
-    )
-    monkeypatch.setattr(
-        accounts.principal,
-        "principal_for_oauth_token",
-        lambda raw: member if raw == token else None,
-        raising=False,
-    )
-    assert api.as_(token).get("/projects").status == 200
-    created = api.as_(token).post("/projects/payments/notes", {"title": "t", "body": "b"})
-    assert created.status == 201 and Note.objects.get(public_id=created.json["note"]["id"]).source == "cursor"
-    assert authentication.oauth_principal in authentication.BEARER_RESOLVERS
+def test_the_key_of_someone_who_left_the_team_is_401(api, cast):
+    Membership.objects.filter(team=cast.acme, user=cast.member).delete()
+    assert api.get("/projects").status == 401
+
+
+def test_an_oauth_token_acts_as_its_connection_under_the_clients_name(api, cast):
+    raw, _ = issue(cast.member, cast.acme, project_id=cast.payments.pk)
+    oauth = api.as_(raw)
+    assert [p["slug"] for p in oauth.get("/projects").json["projects"]] == ["payments"]
+    created = oauth.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert created.status == 201
+    assert Note.objects.get(public_id=created.json["note"]["id"]).source == "Claude Code"
+    assert oauth.post("/projects/website/notes", {"title": "t", "body": "b"}).status == 404
+
+
+def test_a_read_scope_oauth_token_cannot_write(api, cast):
+    oauth = api.as_(issue(cast.member, cast.acme, scope="read")[0])
+    assert oauth.get("/projects").status == 200
+    refused = oauth.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert refused.status == 403 and not Note.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "options", [{"expires_in": -1}, {"resource": "https://elsewhere.test/mcp"}], ids=["expired", "foreign"]
+)
+def test_an_expired_or_foreign_oauth_token_is_401(api, cast, options):
+    raw, _ = issue(cast.member, cast.acme, **options)
+    assert api.as_(raw).get("/projects").status == 401
 
 
 @pytest.fixture

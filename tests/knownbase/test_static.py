@@ -53,6 +53,7 @@ def test_collected_admin_css_is_served(settings, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.live_server
 def test_production_server_serves_admin_css_collected_like_the_docker_build(tmp_path):
     port = free_port()
     env = {

@@ -22,9 +22,9 @@ from billing.plans import ensure_catalogue
 from memory.models import Project
 from tests import tiers
 
-# The live MCP server and client fixtures (mcp_url, mcp) for every test package, and the headless
-# browser on top of the same server (tests/web/browser.py).
-pytest_plugins = ["tests.live_mcp", "tests.web.browser"]
+# The live MCP server and client fixtures (mcp_url, mcp) for every test package, the in-process MCP
+# client (local_mcp), and the headless browser on top of the live server (tests/web/browser.py).
+pytest_plugins = ["tests.live_mcp", "tests.inprocess_mcp", "tests.web.browser"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 LIVE_SERVER = "live_server"  # a real HTTP server (uvicorn, in a thread or a process)
 BROWSER = "browser"  # a headless Chromium
-SLOW = "slow"  # extra servers or processes beyond the test process
+SLOW = "slow"  # extra servers or processes beyond the test process, or minutes of work
 
 # The fixtures that start a server or a browser, and the markers a test using them takes.
 FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {

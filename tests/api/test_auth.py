@@ -96,7 +96,7 @@ def test_an_expired_or_foreign_oauth_token_is_401(api, cast, options):
 
 
 @pytest.fixture
-def browser(cast):
+def signed_in(cast):
     client = Client(enforce_csrf_checks=True)
     client.force_login(cast.member)
     session = client.session
@@ -105,16 +105,16 @@ def browser(cast):
     return client
 
 
-def test_the_web_session_reads_and_writes_with_its_csrf_token(browser, cast):
-    assert browser.get("/api/v1/projects").status_code == 200
-    refused = browser.post(
+def test_the_web_session_reads_and_writes_with_its_csrf_token(signed_in, cast):
+    assert signed_in.get("/api/v1/projects").status_code == 200
+    refused = signed_in.post(
         "/api/v1/projects/payments/notes", {"title": "t", "body": "b"}, content_type="application/json"
     )
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
     assert "CSRF" in refused.json()["error"]["message"] and not Note.objects.exists()
-    browser.get("/admin/login/")  # any page that sets the CSRF cookie
-    token = browser.cookies["csrftoken"].value
-    created = browser.post(
+    signed_in.get("/admin/login/")  # any page that sets the CSRF cookie
+    token = signed_in.cookies["csrftoken"].value
+    created = signed_in.post(
         "/api/v1/projects/payments/notes",
         {"title": "t", "body": "b"},
         content_type="application/json",
@@ -124,14 +124,14 @@ def test_the_web_session_reads_and_writes_with_its_csrf_token(browser, cast):
     assert Note.objects.get().last_edited_client == "web"
 
 
-def test_a_session_without_a_team_or_in_another_team_is_401(browser, cast):
-    session = browser.session
+def test_a_session_without_a_team_or_in_another_team_is_401(signed_in, cast):
+    session = signed_in.session
     session[SESSION_TEAM_KEY] = cast.globex.pk
     session.save()
-    assert browser.get("/api/v1/projects").status_code == 401
+    assert signed_in.get("/api/v1/projects").status_code == 401
     del session[SESSION_TEAM_KEY]
     session.save()
-    assert browser.get("/api/v1/projects").status_code == 401
+    assert signed_in.get("/api/v1/projects").status_code == 401
 
 
 def test_the_plans_rate_per_credential_is_429_with_retry_after(api, cast, monkeypatch):

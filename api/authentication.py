@@ -1,7 +1,6 @@
 """Credentials → Principal for the REST API, resolved once per request (`request.auth`).
 
-- Bearer: an API key or an OAuth access token, tried by a list of resolvers in turn; the OAuth
-  resolver plugs in accounts.principal.principal_for_oauth_token when accounts provides it.
+- Bearer: an API key or an OAuth access token, tried by a list of resolvers in turn.
 - The dashboard's web session, with CSRF enforced, acting in the team the session chose.
 
 Either way the Principal carries the team plan's per-credential request rate (api.throttling).
@@ -19,9 +18,14 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-import accounts.principal
 from accounts.models import User
-from accounts.principal import SESSION_TEAM_KEY, Principal, principal_for_api_key, principal_for_session
+from accounts.principal import (
+    SESSION_TEAM_KEY,
+    Principal,
+    principal_for_api_key,
+    principal_for_oauth_token,
+    principal_for_session,
+)
 from billing.models import Plan
 
 # The client name REST writes are recorded with. Fixed rather than taken from User-Agent: the name
@@ -38,10 +42,7 @@ def api_key_principal(raw: str) -> Principal | None:
 
 
 def oauth_principal(raw: str) -> Principal | None:
-    resolve: Callable[[str], Principal | None] | None = getattr(
-        accounts.principal, "principal_for_oauth_token", None
-    )
-    return resolve(raw) if resolve is not None else None
+    return principal_for_oauth_token(raw)
 
 
 BEARER_RESOLVERS: tuple[BearerResolver, ...] = (api_key_principal, oauth_principal)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from accounts.models import ApiKey, Membership
 from accounts.principal import Principal
@@ -15,21 +15,11 @@ from web.pages import page
 from web.session import signed_in_user, team_page
 from web.views.projects import note_url, when
 
-# The conflicts queue is its own page (web:conflicts); until it is routed, its path is fixed.
-CONFLICTS_PATH = "/conflicts/"
-
 
 def home(request: HttpRequest) -> HttpResponse:
     if signed_in_user(request) is None:
         return page(request, "web/landing.html", {"mcp_url": settings.MCP_URL})
     return dashboard(request)
-
-
-def conflicts_url() -> str:
-    try:
-        return reverse("web:conflicts")
-    except NoReverseMatch:
-        return CONFLICTS_PATH
 
 
 def _dated(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
@@ -44,7 +34,7 @@ def dashboard(request: HttpRequest, principal: Principal) -> HttpResponse:
         "overview": overview,
         "latest_changes": _dated(overview["latest_changes"], "updated_at"),
         "today_latest": _dated(overview["today"]["latest"], "created_at"),
-        "conflicts_url": conflicts_url(),
+        "conflicts_url": reverse("web:conflicts"),
         "can_write": principal.can_write,
         "members": Membership.objects.filter(team_id=principal.team_id).count(),
         "keys": ApiKey.objects.visible_to(principal).usable().count(),

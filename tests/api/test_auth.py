@@ -1,5 +1,6 @@
-"""Credentials of the REST API: Bearer API key, Bearer OAuth token, the web session with
-CSRF; no credential is 401 with WWW-Authenticate; the plan's rate per credential is 429."""
+"""Credentials of the REST API: Bearer API key, Bearer OAuth access token, the web session with
+CSRF; no credential or a malformed, unknown, revoked, expired or orphaned one is 401 with
+WWW-Authenticate; the plan's rate per credential is 429."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from types import SimpleNamespace
 import pytest
 from django.test import Client
 
+from accounts.actions import revoke_api_key
+from accounts.models import ApiKey, AuditEvent, Membership
 from accounts.principal import SESSION_TEAM_KEY
 from edge import rate
 from memory.models import Note
@@ -21,18 +24,41 @@ def test_no_credential_is_401_with_a_bearer_challenge(api):
     assert answer.headers["WWW-Authenticate"] == 'Bearer realm="knownbase"'
 
 
-@pytest.mark.parametrize("header", ["Bearer kb_nonsense", "Bearer ", "Bearer a b", "Basic dXNlcjpwYXNz"])
-def test_a_bad_credential_is_401(api, header):
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Bearer kb_nonsense",
+        "Bearer ",
+        "Bearer a b",
+        "Basic dXNlcjpwYXNz",
+        "Bearer " + "k" * 5000,  # longer than any credential
+    ],
+)
+def test_a_malformed_or_unknown_credential_is_401(api, header):
     answer = Api(api.client, None).call("GET", "/projects", headers={"Authorization": header})
     assert answer.status == 401
     assert answer.headers["WWW-Authenticate"].startswith('Bearer realm="knownbase"')
 
 
-def test_a_revoked_key_is_401(api, cast):
-    from accounts.actions import revoke_api_key
-    from accounts.models import ApiKey
+def test_a_key_acts_as_its_holder_in_its_team(api, cast):
+    assert [p["slug"] for p in api.get("/projects").json["projects"]] == ["payments", "website"]
+    created = api.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert created.status == 201
+    note = Note.objects.get(public_id=created.json["note"]["id"])
+    assert (note.author_id, note.project_id, note.source) == (cast.member.pk, cast.payments.pk, "rest-api")
+    event = AuditEvent.objects.filter(action="note.created").latest("pk")
+    assert (event.actor_id, event.team_id, event.auth_method) == (cast.member.pk, cast.acme.pk, "api_key")
 
+
+def test_another_teams_key_acts_in_its_own_team_only(api, cast):
+    outsider = api.as_(cast.key(cast.outsider))
+    assert [p["slug"] for p in outsider.get("/projects").json["projects"]] == ["lab"]
+    assert outsider.get("/projects/payments/notes").status == 404
+
+
+def test_a_revoked_key_is_401(api, cast):
     raw = cast.key(cast.member)
+    assert api.as_(raw).get("/projects").status == 200
     key = ApiKey.authenticate(raw)
     assert key is not None
     revoke_api_key(key)
@@ -55,8 +81,38 @@ def test_a_read_only_or_foreign_oauth_token_is_held_to_it(api, cast):
     assert not Note.objects.exists()
 
 
+def test_the_key_of_someone_who_left_the_team_is_401(api, cast):
+    Membership.objects.filter(team=cast.acme, user=cast.member).delete()
+    assert api.get("/projects").status == 401
+
+
+def test_an_oauth_token_acts_as_its_connection_under_the_clients_name(api, cast):
+    raw, _ = issue(cast.member, cast.acme, project_id=cast.payments.pk)
+    oauth = api.as_(raw)
+    assert [p["slug"] for p in oauth.get("/projects").json["projects"]] == ["payments"]
+    created = oauth.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert created.status == 201
+    assert Note.objects.get(public_id=created.json["note"]["id"]).source == "Claude Code"
+    assert oauth.post("/projects/website/notes", {"title": "t", "body": "b"}).status == 404
+
+
+def test_a_read_scope_oauth_token_cannot_write(api, cast):
+    oauth = api.as_(issue(cast.member, cast.acme, scope="read")[0])
+    assert oauth.get("/projects").status == 200
+    refused = oauth.post("/projects/payments/notes", {"title": "t", "body": "b"})
+    assert refused.status == 403 and not Note.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "options", [{"expires_in": -1}, {"resource": "https://elsewhere.test/mcp"}], ids=["expired", "foreign"]
+)
+def test_an_expired_or_foreign_oauth_token_is_401(api, cast, options):
+    raw, _ = issue(cast.member, cast.acme, **options)
+    assert api.as_(raw).get("/projects").status == 401
+
+
 @pytest.fixture
-def browser(cast):
+def signed_in(cast):
     client = Client(enforce_csrf_checks=True)
     client.force_login(cast.member)
     session = client.session
@@ -65,16 +121,16 @@ def browser(cast):
     return client
 
 
-def test_the_web_session_reads_and_writes_with_its_csrf_token(browser, cast):
-    assert browser.get("/api/v1/projects").status_code == 200
-    refused = browser.post(
+def test_the_web_session_reads_and_writes_with_its_csrf_token(signed_in, cast):
+    assert signed_in.get("/api/v1/projects").status_code == 200
+    refused = signed_in.post(
         "/api/v1/projects/payments/notes", {"title": "t", "body": "b"}, content_type="application/json"
     )
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
     assert "CSRF" in refused.json()["error"]["message"] and not Note.objects.exists()
-    browser.get("/admin/login/")  # any page that sets the CSRF cookie
-    token = browser.cookies["csrftoken"].value
-    created = browser.post(
+    signed_in.get("/admin/login/")  # any page that sets the CSRF cookie
+    token = signed_in.cookies["csrftoken"].value
+    created = signed_in.post(
         "/api/v1/projects/payments/notes",
         {"title": "t", "body": "b"},
         content_type="application/json",
@@ -84,14 +140,14 @@ def test_the_web_session_reads_and_writes_with_its_csrf_token(browser, cast):
     assert Note.objects.get().last_edited_client == "web"
 
 
-def test_a_session_without_a_team_or_in_another_team_is_401(browser, cast):
-    session = browser.session
+def test_a_session_without_a_team_or_in_another_team_is_401(signed_in, cast):
+    session = signed_in.session
     session[SESSION_TEAM_KEY] = cast.globex.pk
     session.save()
-    assert browser.get("/api/v1/projects").status_code == 401
+    assert signed_in.get("/api/v1/projects").status_code == 401
     del session[SESSION_TEAM_KEY]
     session.save()
-    assert browser.get("/api/v1/projects").status_code == 401
+    assert signed_in.get("/api/v1/projects").status_code == 401
 
 
 def test_the_plans_rate_per_credential_is_429_with_retry_after(api, cast, monkeypatch):

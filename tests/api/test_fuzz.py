@@ -25,6 +25,8 @@ from accounts.models import ApiKey
 from memory.models import Note
 from tests.mcp_gateway.state import save
 
+# Hundreds of generated requests: a couple of minutes on two cores, not the unit tier.
+pytestmark = pytest.mark.slow
 EXAMPLES_PER_OPERATION = 12
 NOTE_ID = "n_FuzzTarget0000001"
 OTHER_NOTE_ID = "n_FuzzOther00000002"

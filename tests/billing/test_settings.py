@@ -6,6 +6,8 @@ import pytest
 
 from tests.knownbase.test_settings import import_settings, settings_value
 
+pytestmark = pytest.mark.slow  # an interpreter a case
+
 
 @pytest.mark.parametrize(
     ("env", "message"),

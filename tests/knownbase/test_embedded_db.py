@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from knownbase import embedded_db
 
 PROBE = (
@@ -15,6 +17,8 @@ PROBE = (
     "print(c.execute('select pg_postmaster_start_time()').fetchone()[0].isoformat()); "
     "print(c.execute(\"select count(*) from pg_available_extensions where name = 'vector'\").fetchone()[0])"
 )
+
+pytestmark = pytest.mark.slow  # a fresh PostgreSQL server, probed by three processes
 
 
 def test_concurrent_processes_share_one_server(tmp_path: Path):

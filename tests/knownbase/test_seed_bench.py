@@ -9,6 +9,8 @@ from django.core.management import CommandError, call_command
 
 from accounts import actions
 from accounts.models import Membership, Role, Team, User
+from billing.models import Plan
+from billing.plans import ensure_catalogue
 from memory import store
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, NoteType, Project, Visibility
 
@@ -17,6 +19,12 @@ def seed(*args: str) -> str:
     out = StringIO()
     call_command("seed_bench", *args, stdout=out, stderr=StringIO())
     return out.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _plans(db: None) -> None:
+    # A transactional test run earlier in this process flushed the plans the migration seeded.
+    ensure_catalogue(Plan)
 
 
 @pytest.fixture

@@ -16,7 +16,11 @@ import pytest
 import yaml
 from django.core.exceptions import ImproperlyConfigured
 
+from tests import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
+# Most cases import the settings in a fresh interpreter: a process each.
+pytestmark = pytest.mark.slow
 GOOD_SECRET = "kb-test-5f0c9a1e7d3b48c2a6e1f9d07b3c5a8e"
 # Every variable these tests set or whose default they check; the rest of the environment is kept.
 CONTROLLED = (
@@ -42,6 +46,7 @@ CONTROLLED = (
 def import_settings(
     expression: str = "[s.DEBUG, s.CELERY_BROKER_URL]", **env: str
 ) -> subprocess.CompletedProcess[str]:
+    tiers.require(tiers.SLOW)
     clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     return subprocess.run(
         [sys.executable, "-c", f"import json, knownbase.settings as s; print(json.dumps({expression}))"],

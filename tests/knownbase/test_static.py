@@ -28,7 +28,8 @@ def _body(response) -> bytes:
         response.close()
 
 
-def test_collected_admin_css_is_served(settings, tmp_path):
+# `db`: closing a response sends request_finished, whose handler checks the database connection.
+def test_collected_admin_css_is_served(settings, tmp_path, db):
     settings.STATIC_ROOT = tmp_path / "static"
     settings.STATIC_ROOT.mkdir()
     # As in production: only what collectstatic put in STATIC_ROOT, no app folders, no rescans.
@@ -53,6 +54,7 @@ def test_collected_admin_css_is_served(settings, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.live_server
 def test_production_server_serves_admin_css_collected_like_the_docker_build(tmp_path):
     port = free_port()
     env = {

@@ -31,6 +31,7 @@ from tests.live_mcp import McpCaller, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/13"
+pytestmark = [pytest.mark.live_server, pytest.mark.slow]  # two uvicorn processes
 ANONYMOUS_LIMIT = 4  # /api requests a minute without a credential, per client address
 JOBS = ["invoice", "payout", "refund", "ledger", "dunning"]
 

@@ -1,5 +1,8 @@
 """Helpers shared by the per-tool MCP tests: notes made through the store, and a snapshot of every row a
-tool could change, to prove that a refused call changed nothing."""
+tool could change, to prove that a refused call changed nothing.
+
+Each tool's module opens with its live contract test (`mcp`: the official client over HTTP to a real
+server); its other cases call the same server in process (`local_mcp`, tests/inprocess_mcp.py)."""
 
 from __future__ import annotations
 

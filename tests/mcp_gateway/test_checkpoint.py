@@ -40,38 +40,38 @@ def test_stores_a_handoff_and_one_typed_note_per_item(mcp, cast):
     assert Note.objects.count() == 4
 
 
-def test_items_go_through_remember(mcp, cast):
+def test_items_go_through_remember(local_mcp, cast):
     existing = save(cast, "Celery", FULL["decisions"][0], type="decision")
-    outcome = mcp.ok(cast.key(cast.member), "checkpoint", {**FULL, "open_items": None})
+    outcome = local_mcp.ok(cast.key(cast.member), "checkpoint", {**FULL, "open_items": None})
     assert outcome["items"] == [
         {"kind": "decisions", "status": "duplicate", "id": existing},
         {"kind": "failed_approaches", "status": "created", "id": outcome["items"][1]["id"]},
     ]
 
 
-def test_retry_with_the_idempotency_key_writes_nothing(mcp, cast):
+def test_retry_with_the_idempotency_key_writes_nothing(local_mcp, cast):
     key = cast.key(cast.member)
-    first = mcp.ok(key, "checkpoint", {**FULL, "idempotency_key": "session-42"})
+    first = local_mcp.ok(key, "checkpoint", {**FULL, "idempotency_key": "session-42"})
     before = db_state()
-    assert mcp.ok(key, "checkpoint", {**FULL, "idempotency_key": "session-42"}) == first
+    assert local_mcp.ok(key, "checkpoint", {**FULL, "idempotency_key": "session-42"}) == first
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "checkpoint", FULL)
+        error = local_mcp.error(key, "checkpoint", FULL)
         assert error["code"] == "forbidden"
     assert not Note.objects.exists()
 
 
-def test_a_project_out_of_scope_is_not_found(mcp, cast):
+def test_a_project_out_of_scope_is_not_found(local_mcp, cast):
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "checkpoint", FULL)
+        error = local_mcp.error(key, "checkpoint", FULL)
         assert error["code"] == "not_found"
     assert not Note.objects.exists()
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -85,7 +85,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "summary": "Done.", "idempotency_key": "k" * 201},
         {"project": "payments", "summary": "Done.", "mood": "happy"},
     ]:
-        result = mcp.call(key, "checkpoint", arguments)
+        result = local_mcp.call(key, "checkpoint", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert not Note.objects.exists()

@@ -21,8 +21,8 @@ def test_member_creates_project_with_derived_slug(mcp, cast):
     assert (event.actor_id, event.team_id, event.project_id) == (cast.member.pk, cast.acme.pk, project.pk)
 
 
-def test_explicit_slug_and_instructions(mcp, cast):
-    mcp.ok(
+def test_explicit_slug_and_instructions(local_mcp, cast):
+    local_mcp.ok(
         cast.key(cast.owner),
         "create_project",
         {"name": "Infra", "slug": "infra-2", "agent_instructions": "Be terse."},
@@ -30,27 +30,27 @@ def test_explicit_slug_and_instructions(mcp, cast):
     assert Project.objects.get(team=cast.acme, slug="infra-2").agent_instructions == "Be terse."
 
 
-def test_slug_taken_in_the_team_is_invalid(mcp, cast):
-    error = mcp.error(cast.key(cast.owner), "create_project", {"name": "Payments", "slug": "payments"})
+def test_slug_taken_in_the_team_is_invalid(local_mcp, cast):
+    error = local_mcp.error(cast.key(cast.owner), "create_project", {"name": "Payments", "slug": "payments"})
     assert error["code"] == "invalid_argument"
     assert "payments" in error["message"]
 
 
-def test_same_slug_in_another_team_is_fine(mcp, cast):
-    mcp.ok(cast.key(cast.outsider), "create_project", {"name": "Payments"})
+def test_same_slug_in_another_team_is_fine(local_mcp, cast):
+    local_mcp.ok(cast.key(cast.outsider), "create_project", {"name": "Payments"})
     assert Project.objects.filter(slug="payments").count() == 2
 
 
 @pytest.mark.parametrize("who", ["viewer", "read_only_key"])
-def test_read_only_callers_are_forbidden(mcp, cast, who):
+def test_read_only_callers_are_forbidden(local_mcp, cast, who):
     key = cast.key(cast.viewer) if who == "viewer" else cast.key(cast.member, read_only=True)
-    error = mcp.error(key, "create_project", {"name": "Nope"})
+    error = local_mcp.error(key, "create_project", {"name": "Nope"})
     assert error["code"] == "forbidden"
     assert not Project.objects.filter(slug="nope").exists()
 
 
-def test_project_scoped_key_cannot_create_projects(mcp, cast):
-    error = mcp.error(cast.key(cast.owner, project=cast.payments), "create_project", {"name": "Side"})
+def test_project_scoped_key_cannot_create_projects(local_mcp, cast):
+    error = local_mcp.error(cast.key(cast.owner, project=cast.payments), "create_project", {"name": "Side"})
     assert error["code"] == "forbidden"
     assert not Project.objects.filter(slug="side").exists()
 
@@ -66,8 +66,8 @@ def test_project_scoped_key_cannot_create_projects(mcp, cast):
         {"name": "ok", "x": 1},
     ],
 )
-def test_bad_input_is_invalid_argument(mcp, cast, arguments):
+def test_bad_input_is_invalid_argument(local_mcp, cast, arguments):
     before = Project.objects.count()
-    error = mcp.error(cast.key(cast.owner), "create_project", arguments)
+    error = local_mcp.error(cast.key(cast.owner), "create_project", arguments)
     assert error["code"] == "invalid_argument"
     assert Project.objects.count() == before

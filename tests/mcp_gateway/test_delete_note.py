@@ -23,25 +23,25 @@ def test_soft_deletes_a_note(mcp, cast):
     assert [(c["id"], c["change"]) for c in changes] == [(note_id, "deleted")]
 
 
-def test_a_deleted_note_cannot_be_deleted_again(mcp, cast):
+def test_a_deleted_note_cannot_be_deleted_again(local_mcp, cast):
     note_id = save(cast, "Wrong", "This was never true.")
     key = cast.key(cast.member)
-    mcp.ok(key, "delete_note", {"id": note_id})
+    local_mcp.ok(key, "delete_note", {"id": note_id})
     before = db_state()
-    assert mcp.error(key, "delete_note", {"id": note_id})["code"] == "not_found"
+    assert local_mcp.error(key, "delete_note", {"id": note_id})["code"] == "not_found"
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     note_id = save(cast, "Keep", "Still true.")
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "delete_note", {"id": note_id})
+        error = local_mcp.error(key, "delete_note", {"id": note_id})
         assert error["code"] == "forbidden"
     assert db_state() == before
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     note_id = save(cast, "Keep", "Still true.")
     private = save(cast, "Mine", "Private.", user=cast.owner, visibility="private")
     before = db_state()
@@ -51,13 +51,13 @@ def test_out_of_scope_is_not_found(mcp, cast):
         (cast.key(cast.member), private),
     ]
     for key, target in cases:
-        error = mcp.error(key, "delete_note", {"id": target})
+        error = local_mcp.error(key, "delete_note", {"id": target})
         assert error["code"] == "not_found", target
         assert target in error["message"]
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     note_id = save(cast, "Keep", "Still true.")
     before = db_state()
     key = cast.key(cast.member)
@@ -70,7 +70,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"id": note_id, "reason": 5},
         {"id": note_id, "hard": True},
     ]:
-        result = mcp.call(key, "delete_note", arguments)
+        result = local_mcp.call(key, "delete_note", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert db_state() == before

@@ -37,9 +37,11 @@ def test_json_export_counts_and_downloads_the_project(mcp, cast, client):
     assert [r["body"] for r in document["notes"][1]["revisions"]] == ["Three retries."]
 
 
-def test_markdown_export(mcp, cast, client):
+def test_markdown_export(local_mcp, cast, client):
     save(cast, "Stripe", "We use Stripe for cards.", type="decision")
-    export = mcp.ok(cast.key(cast.member), "export_project", {"project": "payments", "format": "markdown"})
+    export = local_mcp.ok(
+        cast.key(cast.member), "export_project", {"project": "payments", "format": "markdown"}
+    )
     assert export["format"] == "markdown"
     response = download(client, export["url"])
     assert response.status_code == 200
@@ -49,23 +51,23 @@ def test_markdown_export(mcp, cast, client):
     assert "We use Stripe for cards." in text
 
 
-def test_read_only_callers_may_export(mcp, cast, client):
+def test_read_only_callers_may_export(local_mcp, cast, client):
     save(cast, "Stripe", "We use Stripe.")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        export = mcp.ok(key, "export_project", {"project": "payments"})
+        export = local_mcp.ok(key, "export_project", {"project": "payments"})
         assert export["counts"]["notes"] == 1
         assert download(client, export["url"]).status_code == 200
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     save(cast, "Stripe", "We use Stripe.")
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "export_project", {"project": "payments"})
+        error = local_mcp.error(key, "export_project", {"project": "payments"})
         assert error["code"] == "not_found"
         assert "url" not in error
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -75,6 +77,6 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "format": ""},
         {"project": "payments", "include_deleted": True},
     ]:
-        result = mcp.call(key, "export_project", arguments)
+        result = local_mcp.call(key, "export_project", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments

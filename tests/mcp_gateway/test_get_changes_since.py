@@ -40,66 +40,68 @@ def test_pages_oldest_first_with_the_cursor(mcp, cast):
     assert (third["changes"], third["has_more"]) == ([], False)
 
 
-def test_updates_and_deletes_after_the_cursor(mcp, cast):
+def test_updates_and_deletes_after_the_cursor(local_mcp, cast):
     kept, gone = save(cast, "Kept", "Kept body."), save(cast, "Gone", "Gone body.")
     key = cast.key(cast.member)
-    cursor = mcp.ok(key, "get_changes_since", {"project": "payments"})["cursor"]
+    cursor = local_mcp.ok(key, "get_changes_since", {"project": "payments"})["cursor"]
     principal = cast.principal(cast.member)
     store.patch_note(principal, kept, "append", "More.")
     store.delete_note(principal, gone)
-    since_start = mcp.ok(key, "get_changes_since", {"project": "payments", "since": "2000-01-01T00:00:00Z"})
+    since_start = local_mcp.ok(
+        key, "get_changes_since", {"project": "payments", "since": "2000-01-01T00:00:00Z"}
+    )
     assert {c["id"] for c in since_start["changes"]} == {kept, gone}
-    changes = mcp.ok(key, "get_changes_since", {"project": "payments", "cursor": cursor})["changes"]
+    changes = local_mcp.ok(key, "get_changes_since", {"project": "payments", "cursor": cursor})["changes"]
     assert [(c["id"], c["change"], c["version"]) for c in changes] == [
         (kept, "updated", 2),
         (gone, "deleted", 2),
     ]
 
 
-def test_max_tokens_bounds_the_page(mcp, cast):
+def test_max_tokens_bounds_the_page(local_mcp, cast):
     for n in range(5):
         save(cast, f"Note {n}", f"A fairly long body for note {n}. " * 20)
     key = cast.key(cast.member)
-    page = mcp.ok(key, "get_changes_since", {"project": "payments", "max_tokens": 300})
+    page = local_mcp.ok(key, "get_changes_since", {"project": "payments", "max_tokens": 300})
     assert 1 <= len(page["changes"]) < 5
     assert page["has_more"] is True
     assert estimate_json_tokens(page) <= 300
 
 
-def test_a_cursor_cannot_change_the_question(mcp, cast):
+def test_a_cursor_cannot_change_the_question(local_mcp, cast):
     save(cast, "Payments note", "Body.")
     save(cast, "Website note", "Body.", project="website")
     key = cast.key(cast.member)
-    cursor = mcp.ok(key, "get_changes_since", {"project": "payments", "types": ["decision"]})["cursor"]
+    cursor = local_mcp.ok(key, "get_changes_since", {"project": "payments", "types": ["decision"]})["cursor"]
     tampered = cursor[:-3] + ("AAA" if not cursor.endswith("AAA") else "BBB")
     for arguments in [
         {"project": "payments", "cursor": cursor, "types": ["note"]},
         {"project": "website", "cursor": cursor},
         {"project": "payments", "cursor": tampered},
     ]:
-        error = mcp.error(key, "get_changes_since", arguments)
+        error = local_mcp.error(key, "get_changes_since", arguments)
         assert error["code"] == "invalid_argument", arguments
     # Changing only the page size is allowed.
-    assert mcp.ok(key, "get_changes_since", {"project": "payments", "cursor": cursor, "limit": 5})
+    assert local_mcp.ok(key, "get_changes_since", {"project": "payments", "cursor": cursor, "limit": 5})
 
 
-def test_read_only_key_may_read(mcp, cast):
+def test_read_only_key_may_read(local_mcp, cast):
     note = save(cast, "A note", "Body.")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        changes = mcp.ok(key, "get_changes_since", {"project": "payments"})["changes"]
+        changes = local_mcp.ok(key, "get_changes_since", {"project": "payments"})["changes"]
         assert [c["id"] for c in changes] == [note]
 
 
-def test_a_project_out_of_scope_is_not_found(mcp, cast):
+def test_a_project_out_of_scope_is_not_found(local_mcp, cast):
     save(cast, "A note", "Body.")
-    cursor = mcp.ok(cast.key(cast.member), "get_changes_since", {"project": "payments"})["cursor"]
+    cursor = local_mcp.ok(cast.key(cast.member), "get_changes_since", {"project": "payments"})["cursor"]
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
         for arguments in ({"project": "payments"}, {"project": "payments", "cursor": cursor}):
-            error = mcp.error(key, "get_changes_since", arguments)
+            error = local_mcp.error(key, "get_changes_since", arguments)
             assert error["code"] == "not_found", arguments
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -116,6 +118,6 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "statuses": ["finished"]},
         {"project": "payments", "page": 2},
     ]:
-        result = mcp.call(key, "get_changes_since", arguments)
+        result = local_mcp.call(key, "get_changes_since", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments

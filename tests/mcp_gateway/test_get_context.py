@@ -49,11 +49,11 @@ def test_returns_the_project_state_in_the_contract_shape(mcp, cast):
     assert meta["omitted"] == [] and meta["omitted_count"] == 0
 
 
-def test_explicit_budget_and_query(mcp, cast):
+def test_explicit_budget_and_query(local_mcp, cast):
     for n in range(10, 22):
         title = f"Webhook rule {n}: the handler checks the signature header against the shared secret first"
         save(cast, title, f"Webhook handler {n} must verify the signature. " * 20)
-    context = mcp.ok(
+    context = local_mcp.ok(
         cast.key(cast.member),
         "get_context",
         {"project": "payments", "query": "webhook signature", "detail": "lean", "max_tokens": 300},
@@ -71,24 +71,24 @@ def test_explicit_budget_and_query(mcp, cast):
     assert not {o["id"] for o in context["meta"]["omitted"]} & set(returned)
 
 
-def test_read_only_callers_may_read(mcp, cast):
+def test_read_only_callers_may_read(local_mcp, cast):
     note = save(cast, "Stripe", "We use Stripe.", type="decision")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        context = mcp.ok(key, "get_context", {"project": "payments"})
+        context = local_mcp.ok(key, "get_context", {"project": "payments"})
         assert [e["id"] for e in context["sections"]["decisions"]] == [note]
 
 
-def test_a_project_out_of_scope_is_not_found(mcp, cast):
+def test_a_project_out_of_scope_is_not_found(local_mcp, cast):
     save(cast, "Stripe", "We use Stripe.", type="decision")
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "get_context", {"project": "payments"})
+        error = local_mcp.error(key, "get_context", {"project": "payments"})
         assert error["code"] == "not_found"
         assert "payments" in error["message"]
     # Nothing was read, so nothing was reinforced.
     assert Note.objects.get().access_count == 0
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -103,6 +103,6 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "query": "x" * 501},
         {"project": "payments", "budget": 500},
     ]:
-        result = mcp.call(key, "get_context", arguments)
+        result = local_mcp.call(key, "get_context", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments

@@ -33,34 +33,34 @@ def test_reads_a_batch_and_lists_unknown_ids_as_missing(mcp, cast):
     assert lean["body_chars"] == len("First body.")
 
 
-def test_superseded_notes_name_their_successor(mcp, cast):
+def test_superseded_notes_name_their_successor(local_mcp, cast):
     old = save(cast, "Old", "Sessions use opaque tokens.")
     principal = cast.principal(cast.member)
     new = store.remember(principal, "payments", "Sessions use signed cookies.", supersedes=[old])["note"][
         "id"
     ]
-    notes = mcp.ok(cast.key(cast.member), "get_notes", {"ids": [old, new]})["notes"]
+    notes = local_mcp.ok(cast.key(cast.member), "get_notes", {"ids": [old, new]})["notes"]
     assert (notes[0]["status"], notes[0]["superseded_by"]) == ("superseded", new)
     assert notes[1]["supersedes"] == [old]
 
 
-def test_read_only_callers_may_read(mcp, cast):
+def test_read_only_callers_may_read(local_mcp, cast):
     note = save(cast, "First", "First body.")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        assert [n["id"] for n in mcp.ok(key, "get_notes", {"ids": [note]})["notes"]] == [note]
+        assert [n["id"] for n in local_mcp.ok(key, "get_notes", {"ids": [note]})["notes"]] == [note]
 
 
-def test_invisible_ids_are_missing_and_untouched(mcp, cast):
+def test_invisible_ids_are_missing_and_untouched(local_mcp, cast):
     team_note = save(cast, "First", "First body.")
     private = save(cast, "Mine", "Olivia's private note.", user=cast.owner, visibility="private")
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        batch = mcp.ok(key, "get_notes", {"ids": [team_note]})
+        batch = local_mcp.ok(key, "get_notes", {"ids": [team_note]})
         assert batch == {"notes": [], "missing": [team_note]}
-    assert mcp.ok(cast.key(cast.member), "get_notes", {"ids": [private]})["missing"] == [private]
+    assert local_mcp.ok(cast.key(cast.member), "get_notes", {"ids": [private]})["missing"] == [private]
     assert list(Note.objects.values_list("access_count", flat=True)) == [0, 0]
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -73,6 +73,6 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"ids": ["n_abc"], "include_body": "maybe"},
         {"ids": ["n_abc"], "project": "payments"},
     ]:
-        result = mcp.call(key, "get_notes", arguments)
+        result = local_mcp.call(key, "get_notes", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments

@@ -30,28 +30,28 @@ def test_reports_plan_caps_and_usage(mcp, cast):
     assert usage["caps"]["projects"] >= usage["usage"]["projects"]
 
 
-def test_each_team_sees_its_own_usage(mcp, cast):
+def test_each_team_sees_its_own_usage(local_mcp, cast):
     save(cast, "Stripe", "We use Stripe.")
-    usage = mcp.ok(cast.key(cast.outsider), "get_usage")["usage"]
+    usage = local_mcp.ok(cast.key(cast.outsider), "get_usage")["usage"]
     assert (usage["projects"], usage["notes"], usage["members"]) == (1, 0, 1)
 
 
-def test_read_only_and_scoped_callers_may_read(mcp, cast):
+def test_read_only_and_scoped_callers_may_read(local_mcp, cast):
     for key in (
         cast.key(cast.member, read_only=True),
         cast.key(cast.viewer),
         cast.key(cast.member, project=cast.website),
     ):
-        assert mcp.ok(key, "get_usage")["plan"]["code"] == "developer"
+        assert local_mcp.ok(key, "get_usage")["plan"]["code"] == "developer"
 
 
-def test_arguments_are_invalid(mcp, cast):
-    error = mcp.error(cast.key(cast.member), "get_usage", {"team": "globex"})
+def test_arguments_are_invalid(local_mcp, cast):
+    error = local_mcp.error(cast.key(cast.member), "get_usage", {"team": "globex"})
     assert error["code"] == "invalid_argument"
 
 
-def test_reports_the_subscription_behind_the_caps(mcp, cast):
-    subscription = mcp.ok(cast.key(cast.viewer), "get_usage")["subscription"]
+def test_reports_the_subscription_behind_the_caps(local_mcp, cast):
+    subscription = local_mcp.ok(cast.key(cast.viewer), "get_usage")["subscription"]
     # The cast's plan was set by staff: active, no Stripe billing, nothing to act on.
     assert subscription["plan"] == "developer" and subscription["status"] == "active"
     assert subscription["source"] == "staff" and subscription["in_grace_period"] is False

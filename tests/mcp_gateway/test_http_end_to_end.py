@@ -25,6 +25,8 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.live_mcp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+# A migrated database of its own and uvicorn in a process, twice.
+pytestmark = [pytest.mark.live_server, pytest.mark.slow]
 PG15_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 

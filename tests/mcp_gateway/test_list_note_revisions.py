@@ -23,20 +23,20 @@ def test_lists_earlier_versions_newest_first(mcp, cast):
     assert [(r["version"], r["body"]) for r in newest["revisions"]] == [(2, "Five retries.")]
 
 
-def test_a_new_note_has_no_revisions(mcp, cast):
+def test_a_new_note_has_no_revisions(local_mcp, cast):
     note_id = save(cast, "Retries", "Three retries.")
-    assert mcp.ok(cast.key(cast.member), "list_note_revisions", {"id": note_id})["revisions"] == []
+    assert local_mcp.ok(cast.key(cast.member), "list_note_revisions", {"id": note_id})["revisions"] == []
 
 
-def test_read_only_callers_may_read(mcp, cast):
+def test_read_only_callers_may_read(local_mcp, cast):
     note_id = save(cast, "Retries", "Three retries.")
     edit(cast, note_id, body="Five retries.")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        revisions = mcp.ok(key, "list_note_revisions", {"id": note_id})["revisions"]
+        revisions = local_mcp.ok(key, "list_note_revisions", {"id": note_id})["revisions"]
         assert [r["version"] for r in revisions] == [1]
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     note_id = save(cast, "Retries", "Three retries.")
     edit(cast, note_id, body="Five retries.")
     private = save(cast, "Mine", "Private.", user=cast.owner, visibility="private")
@@ -48,12 +48,12 @@ def test_out_of_scope_is_not_found(mcp, cast):
         (cast.key(cast.member), "n_doesnotexist"),
     ]
     for key, target in cases:
-        error = mcp.error(key, "list_note_revisions", {"id": target})
+        error = local_mcp.error(key, "list_note_revisions", {"id": target})
         assert error["code"] == "not_found", target
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     note_id = save(cast, "Retries", "Three retries.")
     key = cast.key(cast.member)
     for arguments in [
@@ -66,6 +66,6 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"id": note_id, "include_body": "maybe"},
         {"id": note_id, "since_version": 1},
     ]:
-        result = mcp.call(key, "list_note_revisions", arguments)
+        result = local_mcp.call(key, "list_note_revisions", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments

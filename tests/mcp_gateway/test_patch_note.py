@@ -20,9 +20,9 @@ def test_append_and_prepend(mcp, cast):
     assert list(NoteRevision.objects.values_list("version", flat=True).order_by("version")) == [1, 2]
 
 
-def test_replace_exact_text(mcp, cast):
+def test_replace_exact_text(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY)
-    note = mcp.ok(
+    note = local_mcp.ok(
         cast.key(cast.member),
         "patch_note",
         {"id": note_id, "op": "replace", "find": "Retries: 3.", "text": "Retries: 5.", "expected_version": 1},
@@ -31,48 +31,50 @@ def test_replace_exact_text(mcp, cast):
     assert Note.objects.get().body == note["body"]
 
 
-def test_replace_of_absent_or_ambiguous_text_writes_nothing(mcp, cast):
+def test_replace_of_absent_or_ambiguous_text_writes_nothing(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY + "\nRetries: 3.")
     before = db_state()
     key = cast.key(cast.member)
     for find in ("Retries: 4.", "Retries: 3."):
-        error = mcp.error(key, "patch_note", {"id": note_id, "op": "replace", "find": find, "text": "x"})
+        error = local_mcp.error(
+            key, "patch_note", {"id": note_id, "op": "replace", "find": find, "text": "x"}
+        )
         assert error["code"] == "invalid_argument", find
         assert "nothing was changed" in error["message"]
     assert db_state() == before
 
 
-def test_stale_expected_version_is_a_version_conflict(mcp, cast):
+def test_stale_expected_version_is_a_version_conflict(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY)
     key = cast.key(cast.member)
-    mcp.ok(key, "patch_note", {"id": note_id, "op": "append", "text": "One."})
+    local_mcp.ok(key, "patch_note", {"id": note_id, "op": "append", "text": "One."})
     before = db_state()
-    error = mcp.error(
+    error = local_mcp.error(
         key, "patch_note", {"id": note_id, "op": "append", "text": "Two.", "expected_version": 1}
     )
     assert error["code"] == "version_conflict"
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY)
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "patch_note", {"id": note_id, "op": "append", "text": "More."})
+        error = local_mcp.error(key, "patch_note", {"id": note_id, "op": "append", "text": "More."})
         assert error["code"] == "forbidden"
     assert db_state() == before
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY)
     before = db_state()
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "patch_note", {"id": note_id, "op": "append", "text": "More."})
+        error = local_mcp.error(key, "patch_note", {"id": note_id, "op": "append", "text": "More."})
         assert error["code"] == "not_found"
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     note_id = save(cast, "Webhooks", BODY)
     before = db_state()
     key = cast.key(cast.member)
@@ -91,7 +93,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"id": "", "op": "append", "text": "More."},
         {"id": note_id, "op": "append", "text": "More.", "where": "end"},
     ]:
-        result = mcp.call(key, "patch_note", arguments)
+        result = local_mcp.call(key, "patch_note", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert db_state() == before

@@ -27,11 +27,13 @@ def at_cap(cast, field: str) -> int:
 @pytest.mark.parametrize(
     ("cap", "field", "tool", "arguments"), CAPPED_WRITES, ids=[c[2] for c in CAPPED_WRITES]
 )
-def test_a_write_past_the_cap_is_refused_and_writes_nothing(mcp, cast, settings, cap, field, tool, arguments):
+def test_a_write_past_the_cap_is_refused_and_writes_nothing(
+    local_mcp, cast, settings, cap, field, tool, arguments
+):
     save(cast, "Existing", "A note from before.")
     used = at_cap(cast, field)
     before = db_state()
-    error = mcp.error(cast.key(cast.member), tool, arguments)
+    error = local_mcp.error(cast.key(cast.member), tool, arguments)
     assert error["code"] == "plan_limit"
     assert (error["cap"], error["limit"], error["usage"]) == (cap, used, used)
     assert error["upgrade_url"] == f"{settings.SITE_URL}/billing/"
@@ -41,12 +43,12 @@ def test_a_write_past_the_cap_is_refused_and_writes_nothing(mcp, cast, settings,
     assert db_state() == before
 
 
-def test_a_checkpoint_that_would_pass_the_cap_midway_writes_none_of_it(mcp, cast):
+def test_a_checkpoint_that_would_pass_the_cap_midway_writes_none_of_it(local_mcp, cast):
     save(cast, "Existing", "A note from before.")
     cast.plan.max_notes = 2  # room for the handoff note, not for its decision
     cast.plan.save()
     before = db_state()
-    error = mcp.error(
+    error = local_mcp.error(
         cast.key(cast.member),
         "checkpoint",
         {
@@ -59,19 +61,19 @@ def test_a_checkpoint_that_would_pass_the_cap_midway_writes_none_of_it(mcp, cast
     assert db_state() == before
 
 
-def test_past_a_cap_reads_and_edits_keep_working(mcp, cast):
+def test_past_a_cap_reads_and_edits_keep_working(local_mcp, cast):
     ids = [save(cast, f"Refund rule {i}", f"Refund rule number {i} holds.") for i in range(3)]
     cast.plan.max_notes = 1  # a downgrade below what the team has: nothing is deleted
     cast.plan.save()
     key = cast.key(cast.member)
     assert (
-        mcp.error(key, "remember", {"project": "payments", "content": "Another rule."})["code"]
+        local_mcp.error(key, "remember", {"project": "payments", "content": "Another rule."})["code"]
         == "plan_limit"
     )
-    found = mcp.ok(key, "get_notes", {"ids": ids})
+    found = local_mcp.ok(key, "get_notes", {"ids": ids})
     assert {note["id"] for note in found["notes"]} == set(ids) and found["missing"] == []
-    assert len(mcp.ok(key, "search_notes", {"query": "refund rule", "semantic": False})["results"]) == 3
-    assert mcp.ok(key, "get_usage")["usage"]["notes"] == 3
-    edited = mcp.ok(key, "patch_note", {"id": ids[0], "op": "append", "text": "Still editable."})
+    assert len(local_mcp.ok(key, "search_notes", {"query": "refund rule", "semantic": False})["results"]) == 3
+    assert local_mcp.ok(key, "get_usage")["usage"]["notes"] == 3
+    edited = local_mcp.ok(key, "patch_note", {"id": ids[0], "op": "append", "text": "Still editable."})
     assert edited["note"]["version"] == 2
     assert Note.objects.filter(team=cast.acme, deleted_at=None).count() == 3

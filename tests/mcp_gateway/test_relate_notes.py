@@ -27,16 +27,16 @@ def test_creates_reports_and_removes_a_link(mcp, cast):
     assert mcp.ok(key, "relate_notes", {**arguments, "remove": True})["status"] == "absent"
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     api = save(cast, "API", "The payments API.")
     db = save(cast, "Database", "PostgreSQL 16.")
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "relate_notes", {"from_id": api, "to_id": db, "kind": "relates_to"})
+        error = local_mcp.error(key, "relate_notes", {"from_id": api, "to_id": db, "kind": "relates_to"})
         assert error["code"] == "forbidden"
     assert not NoteLink.objects.exists()
 
 
-def test_out_of_scope_ids_are_not_found(mcp, cast):
+def test_out_of_scope_ids_are_not_found(local_mcp, cast):
     api = save(cast, "API", "The payments API.")
     db = save(cast, "Database", "PostgreSQL 16.")
     page = save(cast, "Landing page", "Marketing.", project="website")
@@ -49,12 +49,14 @@ def test_out_of_scope_ids_are_not_found(mcp, cast):
         (cast.key(cast.member, project=cast.website), page, api),
     ]
     for key, from_id, to_id in cases:
-        error = mcp.error(key, "relate_notes", {"from_id": from_id, "to_id": to_id, "kind": "relates_to"})
+        error = local_mcp.error(
+            key, "relate_notes", {"from_id": from_id, "to_id": to_id, "kind": "relates_to"}
+        )
         assert error["code"] == "not_found", (from_id, to_id)
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     api = save(cast, "API", "The payments API.")
     db = save(cast, "Database", "PostgreSQL 16.")
     key = cast.key(cast.member)
@@ -68,7 +70,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"from_id": api, "to_id": db, "kind": "relates_to", "remove": "maybe"},
         {"from_id": api, "to_id": db, "kind": "relates_to", "weight": 2},
     ]:
-        result = mcp.call(key, "relate_notes", arguments)
+        result = local_mcp.call(key, "relate_notes", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert not NoteLink.objects.exists()

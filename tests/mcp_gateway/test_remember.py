@@ -34,21 +34,23 @@ def test_created_with_a_derived_title(mcp, cast):
     assert (stored.body, stored.author_id, stored.project_id) == (OPAQUE, cast.member.pk, cast.payments.pk)
 
 
-def test_duplicate_writes_nothing(mcp, cast):
+def test_duplicate_writes_nothing(local_mcp, cast):
     key = cast.key(cast.member)
-    first = mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
+    first = local_mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
     before = db_state()
-    again = mcp.ok(key, "remember", {"project": "payments", "content": "  " + OPAQUE.upper() + " "})
+    again = local_mcp.ok(key, "remember", {"project": "payments", "content": "  " + OPAQUE.upper() + " "})
     assert again["status"] == "duplicate"
     assert again["note"]["id"] == first["note"]["id"]
     assert db_state() == before
 
 
-def test_conflict_stores_nothing_until_resolved_with_supersedes(mcp, cast):
+def test_conflict_stores_nothing_until_resolved_with_supersedes(local_mcp, cast):
     key = cast.key(cast.member)
-    old = mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE, "type": "decision"})["note"]
+    old = local_mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE, "type": "decision"})[
+        "note"
+    ]
     before = db_state()
-    conflict = mcp.ok(key, "remember", {"project": "payments", "content": JWT, "type": "decision"})
+    conflict = local_mcp.ok(key, "remember", {"project": "payments", "content": JWT, "type": "decision"})
     assert conflict["status"] == "conflict"
     assert conflict["note"]["id"] == old["id"]
     assert old["id"] in conflict["message"]
@@ -56,7 +58,7 @@ def test_conflict_stores_nothing_until_resolved_with_supersedes(mcp, cast):
     assert "force" in conflict["message"]
     assert db_state() == before
 
-    resolved = mcp.ok(
+    resolved = local_mcp.ok(
         key,
         "remember",
         {"project": "payments", "content": JWT, "type": "decision", "supersedes": [old["id"]]},
@@ -69,33 +71,33 @@ def test_conflict_stores_nothing_until_resolved_with_supersedes(mcp, cast):
     assert replaced.superseded_by.public_id == resolved["note"]["id"]
 
 
-def test_force_keeps_both(mcp, cast):
+def test_force_keeps_both(local_mcp, cast):
     key = cast.key(cast.member)
-    mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
-    forced = mcp.ok(key, "remember", {"project": "payments", "content": JWT, "force": True})
+    local_mcp.ok(key, "remember", {"project": "payments", "content": OPAQUE})
+    forced = local_mcp.ok(key, "remember", {"project": "payments", "content": JWT, "force": True})
     assert forced["status"] == "created"
     assert Note.objects.count() == 2
 
 
-def test_retry_with_the_idempotency_key_returns_the_first_result(mcp, cast):
+def test_retry_with_the_idempotency_key_returns_the_first_result(local_mcp, cast):
     key = cast.key(cast.member)
     arguments = {"project": "payments", "content": OPAQUE, "idempotency_key": "retry-1"}
-    first = mcp.ok(key, "remember", arguments)
+    first = local_mcp.ok(key, "remember", arguments)
     before = db_state()
-    retry = mcp.ok(key, "remember", arguments)
+    retry = local_mcp.ok(key, "remember", arguments)
     assert retry == first
     assert retry["status"] == "created"  # not "duplicate": the first call's answer, replayed
     assert db_state() == before
     assert IdempotencyRecord.objects.count() == 1
 
 
-def test_an_idempotency_key_belongs_to_one_project_and_one_request(mcp, cast):
+def test_an_idempotency_key_belongs_to_one_project_and_one_request(local_mcp, cast):
     # The reproduction: a key narrowed to payments reuses a key its user first sent to website.
-    website = mcp.ok(
+    website = local_mcp.ok(
         cast.key(cast.member), "remember", {"project": "website", "content": JWT, "idempotency_key": "k-9"}
     )
     payments_key = cast.key(cast.member, project=cast.payments)
-    mine = mcp.ok(
+    mine = local_mcp.ok(
         payments_key, "remember", {"project": "payments", "content": OPAQUE, "idempotency_key": "k-9"}
     )
     assert mine["status"] == "created" and mine["note"]["project"] == "payments"
@@ -103,7 +105,7 @@ def test_an_idempotency_key_belongs_to_one_project_and_one_request(mcp, cast):
     assert Note.objects.get(public_id=mine["note"]["id"]).body == OPAQUE
     # The same key with another request is refused, and nothing is written.
     before = db_state()
-    error = mcp.error(
+    error = local_mcp.error(
         payments_key,
         "remember",
         {"project": "payments", "content": "Refunds take 5 days.", "idempotency_key": "k-9"},
@@ -112,16 +114,16 @@ def test_an_idempotency_key_belongs_to_one_project_and_one_request(mcp, cast):
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     save(cast, "Existing", OPAQUE)
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "remember", {"project": "payments", "content": "Refunds take 5 days."})
+        error = local_mcp.error(key, "remember", {"project": "payments", "content": "Refunds take 5 days."})
         assert error["code"] == "forbidden"
     assert db_state() == before
 
 
-def test_out_of_scope_projects_and_ids_are_not_found(mcp, cast):
+def test_out_of_scope_projects_and_ids_are_not_found(local_mcp, cast):
     acme_note = save(cast, "Existing", OPAQUE)
     lab_note = save(cast, "Lab", "Lab body.", user=cast.outsider, project="lab")
     before = db_state()
@@ -132,12 +134,12 @@ def test_out_of_scope_projects_and_ids_are_not_found(mcp, cast):
         (cast.key(cast.member), {"project": "payments", "content": JWT, "supersedes": [lab_note]}),
     ]
     for key, arguments in cases:
-        error = mcp.error(key, "remember", arguments)
+        error = local_mcp.error(key, "remember", arguments)
         assert error["code"] == "not_found", arguments
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -155,7 +157,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "content": "ok", "idempotency_key": ""},
         {"project": "payments", "content": "ok", "priority": "high"},
     ]:
-        result = mcp.call(key, "remember", arguments)
+        result = local_mcp.call(key, "remember", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert not Note.objects.exists()

@@ -18,37 +18,43 @@ def test_renames_and_changes_the_slug(mcp, cast):
     assert mcp.error(key, "get_context", {"project": "payments"})["code"] == "not_found"
 
 
-def test_name_only_keeps_the_slug(mcp, cast):
-    project = mcp.ok(cast.key(cast.owner), "rename_project", {"project": "website", "name": "Marketing site"})
+def test_name_only_keeps_the_slug(local_mcp, cast):
+    project = local_mcp.ok(
+        cast.key(cast.owner), "rename_project", {"project": "website", "name": "Marketing site"}
+    )
     assert project["project"]["slug"] == "website"
     assert Project.objects.get(pk=cast.website.pk).name == "Marketing site"
 
 
-def test_a_taken_slug_is_invalid(mcp, cast):
+def test_a_taken_slug_is_invalid(local_mcp, cast):
     before = db_state()
-    error = mcp.error(cast.key(cast.owner), "rename_project", {"project": "payments", "slug": "website"})
+    error = local_mcp.error(
+        cast.key(cast.owner), "rename_project", {"project": "payments", "slug": "website"}
+    )
     assert error["code"] == "invalid_argument"
     assert "website" in error["message"]
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "rename_project", {"project": "payments", "name": "Hijacked"})
+        error = local_mcp.error(key, "rename_project", {"project": "payments", "name": "Hijacked"})
         assert error["code"] == "forbidden"
     assert db_state() == before
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     before = db_state()
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "rename_project", {"project": "payments", "name": "Hijacked", "slug": "mine"})
+        error = local_mcp.error(
+            key, "rename_project", {"project": "payments", "name": "Hijacked", "slug": "mine"}
+        )
         assert error["code"] == "not_found"
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     before = db_state()
     key = cast.key(cast.owner)
     for arguments in [
@@ -63,7 +69,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "slug": "x" * 61},
         {"project": "payments", "name": "Billing", "team": "globex"},
     ]:
-        result = mcp.call(key, "rename_project", arguments)
+        result = local_mcp.call(key, "rename_project", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert db_state() == before

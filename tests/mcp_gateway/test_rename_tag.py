@@ -32,25 +32,25 @@ def test_renames_and_merges_a_tag_across_the_project(mcp, cast):
     assert Note.objects.get(public_id=one).version == 2
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     save(cast, "One", "First.", tags=["auth"])
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
-        error = mcp.error(key, "rename_tag", {"project": "payments", "old": "auth", "new": "authn"})
+        error = local_mcp.error(key, "rename_tag", {"project": "payments", "old": "auth", "new": "authn"})
         assert error["code"] == "forbidden"
     assert db_state() == before
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     save(cast, "One", "First.", tags=["auth"])
     before = db_state()
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "rename_tag", {"project": "payments", "old": "auth", "new": "authn"})
+        error = local_mcp.error(key, "rename_tag", {"project": "payments", "old": "auth", "new": "authn"})
         assert error["code"] == "not_found"
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     save(cast, "One", "First.", tags=["auth"])
     before = db_state()
     key = cast.key(cast.member)
@@ -65,7 +65,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"project": "payments", "old": ["auth"], "new": "authn"},
         {"project": "payments", "old": "auth", "new": "authn", "dry_run": True},
     ]:
-        result = mcp.call(key, "rename_tag", arguments)
+        result = local_mcp.call(key, "rename_tag", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert db_state() == before

@@ -35,9 +35,9 @@ def test_creates_a_note(mcp, cast):
     assert (stored.body, stored.author_id) == ("The webhook secret lives in Vault.", cast.member.pk)
 
 
-def test_updates_a_note_and_keeps_a_revision(mcp, cast):
+def test_updates_a_note_and_keeps_a_revision(local_mcp, cast):
     note_id = save(cast, "Webhook secret", "In the env file.")
-    note = mcp.ok(
+    note = local_mcp.ok(
         cast.key(cast.owner),
         "save_note",
         {"id": note_id, "body": "In Vault.", "status": "current", "expected_version": 1},
@@ -52,17 +52,19 @@ def test_updates_a_note_and_keeps_a_revision(mcp, cast):
     assert (revision.version, revision.body) == (1, "In the env file.")
 
 
-def test_stale_expected_version_is_a_version_conflict(mcp, cast):
+def test_stale_expected_version_is_a_version_conflict(local_mcp, cast):
     note_id = save(cast, "Webhook secret", "In the env file.")
-    mcp.ok(cast.key(cast.member), "save_note", {"id": note_id, "title": "Secret location"})
+    local_mcp.ok(cast.key(cast.member), "save_note", {"id": note_id, "title": "Secret location"})
     before = db_state()
-    error = mcp.error(cast.key(cast.member), "save_note", {"id": note_id, "body": "x", "expected_version": 1})
+    error = local_mcp.error(
+        cast.key(cast.member), "save_note", {"id": note_id, "body": "x", "expected_version": 1}
+    )
     assert error["code"] == "version_conflict"
     assert "2" in error["message"]
     assert db_state() == before
 
 
-def test_read_only_callers_are_forbidden(mcp, cast):
+def test_read_only_callers_are_forbidden(local_mcp, cast):
     note_id = save(cast, "Webhook secret", "In the env file.")
     before = db_state()
     for key in (cast.key(cast.viewer), cast.key(cast.member, read_only=True)):
@@ -70,12 +72,12 @@ def test_read_only_callers_are_forbidden(mcp, cast):
             {"project": "payments", "title": "New", "body": "Body."},
             {"id": note_id, "body": "Changed."},
         ):
-            error = mcp.error(key, "save_note", arguments)
+            error = local_mcp.error(key, "save_note", arguments)
             assert error["code"] == "forbidden", arguments
     assert db_state() == before
 
 
-def test_out_of_scope_is_not_found(mcp, cast):
+def test_out_of_scope_is_not_found(local_mcp, cast):
     note_id = save(cast, "Webhook secret", "In the env file.")
     private = save(cast, "Mine", "Private.", user=cast.owner, visibility="private")
     before = db_state()
@@ -87,12 +89,12 @@ def test_out_of_scope_is_not_found(mcp, cast):
         (cast.key(cast.member), {"id": private, "body": "Changed."}),
     ]
     for key, arguments in cases:
-        error = mcp.error(key, "save_note", arguments)
+        error = local_mcp.error(key, "save_note", arguments)
         assert error["code"] == "not_found", arguments
     assert db_state() == before
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     note_id = save(cast, "Webhook secret", "In the env file.")
     before = db_state()
     key = cast.key(cast.member)
@@ -114,7 +116,7 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"id": 12, "body": "B."},
         {"id": note_id, "body": "B.", "color": "red"},
     ]:
-        result = mcp.call(key, "save_note", arguments)
+        result = local_mcp.call(key, "save_note", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
     assert db_state() == before

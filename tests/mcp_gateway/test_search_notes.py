@@ -24,41 +24,41 @@ def test_finds_notes_with_lean_results(mcp, cast):
     assert with_body["results"][0]["body"] == "Refunds are issued within five days."
 
 
-def test_without_project_searches_every_visible_project(mcp, cast):
+def test_without_project_searches_every_visible_project(local_mcp, cast):
     payments = save(cast, "Refund policy", "Refunds are issued within five days.")
     website = save(cast, "Refund page", "The website explains refunds.", project="website")
     save(cast, "Lab refunds", "Refunds in the lab.", user=cast.outsider, project="lab")
-    everything = mcp.ok(cast.key(cast.member), "search_notes", {"query": "refunds"})
+    everything = local_mcp.ok(cast.key(cast.member), "search_notes", {"query": "refunds"})
     assert {r["id"] for r in everything["results"]} == {payments, website}
-    scoped = mcp.ok(cast.key(cast.member, project=cast.website), "search_notes", {"query": "refunds"})
+    scoped = local_mcp.ok(cast.key(cast.member, project=cast.website), "search_notes", {"query": "refunds"})
     assert [r["id"] for r in scoped["results"]] == [website]
 
 
-def test_semantic_is_always_safe(mcp, cast):
+def test_semantic_is_always_safe(local_mcp, cast):
     refunds = save(cast, "Refund policy", "Refunds are issued within five days.")
-    found = mcp.ok(
+    found = local_mcp.ok(
         cast.key(cast.member), "search_notes", {"project": "payments", "query": "refunds", "semantic": True}
     )
     assert found["search_mode"] in MODES
     assert refunds in [r["id"] for r in found["results"]]
 
 
-def test_read_only_callers_may_search(mcp, cast):
+def test_read_only_callers_may_search(local_mcp, cast):
     refunds = save(cast, "Refund policy", "Refunds are issued within five days.")
     for key in (cast.key(cast.member, read_only=True), cast.key(cast.viewer)):
-        found = mcp.ok(key, "search_notes", {"project": "payments", "query": "refunds"})
+        found = local_mcp.ok(key, "search_notes", {"project": "payments", "query": "refunds"})
         assert [r["id"] for r in found["results"]] == [refunds]
 
 
-def test_out_of_scope_is_not_found_or_invisible(mcp, cast):
+def test_out_of_scope_is_not_found_or_invisible(local_mcp, cast):
     save(cast, "Refund policy", "Refunds are issued within five days.")
     for key in (cast.key(cast.outsider), cast.key(cast.member, project=cast.website)):
-        error = mcp.error(key, "search_notes", {"project": "payments", "query": "refunds"})
+        error = local_mcp.error(key, "search_notes", {"project": "payments", "query": "refunds"})
         assert error["code"] == "not_found"
-        assert mcp.ok(key, "search_notes", {"query": "refunds"})["results"] == []
+        assert local_mcp.ok(key, "search_notes", {"query": "refunds"})["results"] == []
 
 
-def test_bad_input_is_invalid_argument(mcp, cast):
+def test_bad_input_is_invalid_argument(local_mcp, cast):
     key = cast.key(cast.member)
     for arguments in [
         {},
@@ -74,19 +74,19 @@ def test_bad_input_is_invalid_argument(mcp, cast):
         {"query": "refunds", "include_body": "maybe"},
         {"query": "refunds", "sort": "newest"},
     ]:
-        result = mcp.call(key, "search_notes", arguments)
+        result = local_mcp.call(key, "search_notes", arguments)
         assert result.is_error, arguments
         assert result.structured_content["error"]["code"] == "invalid_argument", arguments
 
 
-def test_searches_by_meaning_unless_told_not_to(mcp, cast):
+def test_searches_by_meaning_unless_told_not_to(local_mcp, cast):
     holds = save(cast, "Booking holds", "An unpaid booking is kept for 48 hours, then the slot is released.")
     save(cast, "Currency", "All prices are stored in cents.")
     key = cast.key(cast.member)
-    found = mcp.ok(key, "search_notes", {"project": "payments", "query": "reservation nobody paid for"})
+    found = local_mcp.ok(key, "search_notes", {"project": "payments", "query": "reservation nobody paid for"})
     assert found["search_mode"] == "vector"
     assert found["results"][0]["id"] == holds
-    keywords = mcp.ok(
+    keywords = local_mcp.ok(
         key,
         "search_notes",
         {"project": "payments", "query": "reservation nobody paid for", "semantic": False},

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
 from django.db import connection
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -15,6 +16,7 @@ from mcp.client.stdio import StdioServerParameters
 from accounts.models import AuditEvent
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow  # the stdio server is a process of its own
 
 
 def stdio_env(key: str) -> dict[str, str]:

@@ -71,8 +71,8 @@ def test_the_listing_stays_small_and_core_lists_the_core_set(mcp, mcp_url, cast)
     assert core_tokens <= CORE_BUDGET
 
 
-def test_an_unknown_tool_is_an_invalid_argument_result(mcp, cast):
-    result = mcp.call(cast.key(cast.member), "drop_database", {})
+def test_an_unknown_tool_is_an_invalid_argument_result(local_mcp, cast):
+    result = local_mcp.call(cast.key(cast.member), "drop_database", {})
     assert result.is_error
     assert result.structured_content["error"]["code"] == "invalid_argument"
     assert "tools/list" in result.structured_content["error"]["message"]

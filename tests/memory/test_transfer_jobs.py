@@ -314,6 +314,7 @@ def finished(principal: Principal, job_id: str) -> bool:
     return bool(store.transfer_job(principal, job_id)["job"]["finished"])
 
 
+@pytest.mark.slow
 def test_the_worker_runs_an_export_and_an_import_to_the_end(cast, worker, settings):
     settings.TRANSFER_TASK_THRESHOLD = 2
     for i in range(3):
@@ -339,6 +340,7 @@ def test_the_worker_runs_an_export_and_an_import_to_the_end(cast, worker, settin
     assert Note.objects.filter(project__slug="payments-copy").count() == 3
 
 
+@pytest.mark.slow
 def test_the_worker_fails_a_job_it_cannot_run(cast, three_notes, worker, settings):
     settings.TRANSFER_TASK_THRESHOLD = 0
     owner = session(cast, cast.owner)

@@ -14,13 +14,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from accounts.models import OAuthConnection
+from tests import tiers
 from tests.oauth.flow import LOOPBACK_CALLBACK, PASSWORD, Authorization, Site, registered_client
 
+pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STEP_TIMEOUT_MS = 10_000
 
 
 def _chromium() -> str:
+    tiers.require(tiers.BROWSER)
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if executable is None:
         if os.environ.get("CI"):

@@ -14,7 +14,8 @@ import pytest
 from labelled.retrieval import harness
 from labelled.retrieval.catalogue import LABELLED_SETS
 
-pytestmark = pytest.mark.timeout(900)
+# Embeds every labelled set and scores every mode: minutes, not the unit tier.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 # (recall@5, MRR) floors per set and mode; measured values in the comments.
 FLOORS: dict[str, dict[str, tuple[float, float]]] = {

@@ -1,4 +1,4 @@
-"""Bad input gives a clear invalid_argument, never `internal` (issue 9, point 3h): a NUL character in
+"""Bad input gives a clear invalid_argument, never `internal`: a NUL character in
 any string, a time outside the years the server stores, values at the limits; and no error message
 repeats a huge argument back."""
 
@@ -40,27 +40,29 @@ MCP_CALLS = [
 
 
 @pytest.mark.parametrize(("tool", "arguments", "field"), MCP_CALLS, ids=[f"{c[0]}-{c[2]}" for c in MCP_CALLS])
-def test_a_nul_character_in_any_argument_is_invalid_argument(mcp, cast, tool, arguments, field):
+def test_a_nul_character_in_any_argument_is_invalid_argument(local_mcp, cast, tool, arguments, field):
     note_id = save(cast, "Original", "original text a")
     arguments = {k: note_id if v == "{note}" else v for k, v in arguments.items()}
     before = db_state()
-    error = mcp.error(cast.key(cast.owner), tool, arguments)
+    error = local_mcp.error(cast.key(cast.owner), tool, arguments)
     assert error["code"] == "invalid_argument"
     assert f"`{field}` contains a NUL character" in error["message"]
     assert db_state() == before
 
 
 @pytest.mark.parametrize("since", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
-def test_a_since_outside_the_stored_years_is_invalid_argument(mcp, cast, since):
-    error = mcp.error(cast.key(cast.member), "get_changes_since", {"project": "payments", "since": since})
+def test_a_since_outside_the_stored_years_is_invalid_argument(local_mcp, cast, since):
+    error = local_mcp.error(
+        cast.key(cast.member), "get_changes_since", {"project": "payments", "since": since}
+    )
     assert error["code"] == "invalid_argument"
     assert "outside the years 1 to 9999" in error["message"]
 
 
-def test_the_earliest_and_latest_times_in_utc_are_accepted(mcp, cast):
+def test_the_earliest_and_latest_times_in_utc_are_accepted(local_mcp, cast):
     save(cast, "Original", "original text")
     for since in ("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"):
-        mcp.ok(cast.key(cast.member), "get_changes_since", {"project": "payments", "since": since})
+        local_mcp.ok(cast.key(cast.member), "get_changes_since", {"project": "payments", "since": since})
 
 
 def test_nested_nul_in_an_import_document_is_invalid_argument(cast):
@@ -103,13 +105,13 @@ def test_no_error_message_repeats_a_huge_argument(cast, call):
     assert len(refused.value.message) < 400
 
 
-def test_a_slug_and_a_tag_at_their_limits_are_stored(mcp, cast):
+def test_a_slug_and_a_tag_at_their_limits_are_stored(local_mcp, cast):
     # Both were written to the audit row's 40-character object id, and failed as `internal`.
     key = cast.key(cast.owner)
     name = "Quarterly reconciliation of the merchant settlement ledger"
-    project = mcp.ok(key, "create_project", {"name": name})["project"]
+    project = local_mcp.ok(key, "create_project", {"name": name})["project"]
     assert project["slug"] == "quarterly-reconciliation-of-the-merchant-settlement-ledger"
     save(cast, "Tagged", "tagged body", tags=["legacy"])
     tag = "t" * 64
-    renamed = mcp.ok(key, "rename_tag", {"project": "payments", "old": "legacy", "new": tag})
+    renamed = local_mcp.ok(key, "rename_tag", {"project": "payments", "old": "legacy", "new": tag})
     assert (renamed["new"], renamed["notes_updated"]) == (tag, 1)

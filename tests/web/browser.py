@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 STEP_TIMEOUT_MS = 10_000  # any one page action or wait; the tests also carry a pytest timeout
@@ -31,6 +33,7 @@ def chromium_executable() -> str | None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    tiers.require(tiers.BROWSER)
     executable = chromium_executable()
     if executable is None:
         if os.environ.get("CI"):

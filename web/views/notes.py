@@ -62,7 +62,7 @@ def base_context(slug: str, details: Mapping[str, Any], principal: Principal) ->
     note = details["note"]
     return {
         "slug": slug,
-        "project_url": project_path(note["project"]),
+        "project_url": reverse("web:project", args=[note["project"]]),
         "note": note,
         "details": details,
         "can_write": principal.can_write,

@@ -14,6 +14,7 @@ from memory.models import Note
 from tests.celery_broker import worker_process
 
 REDIS_URL = "redis://127.0.0.1:6379/7"
+pytestmark = pytest.mark.slow  # a Celery worker process
 
 
 def wait_for(condition, timeout: float = 90.0) -> bool:

@@ -33,6 +33,7 @@ def test_the_set_is_large_and_covers_every_relation():
     assert len({(pair.old, pair.new) for pair in PAIRS + FRESH}) == len(PAIRS) + len(FRESH)
 
 
+@pytest.mark.slow  # remembers every labelled pair through the store: minutes on two cores
 def test_judgement_floors(principal, capsys):
     tuning = harness.run(principal, TUNING, "t")
     held_out = harness.run(principal, HELD_OUT, "h")

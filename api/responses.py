@@ -1,5 +1,5 @@
 """What each endpoint answers, for the schema only: the views return the store's own results unchanged,
-and the schema of each is built here from the store's declaration of it (memory.store.results), so
+and the schema of each is built here from the store's declaration of it (memory.shapes.results, re-exported by the store), so
 the two cannot drift apart. The fuzz run checks every response against the schema as well."""
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def shape(declaration: type) -> type[serializers.Serializer]:
     """The response serializer (an OpenAPI component of the same name) of a store result TypedDict:
     each key a field with the declared type, description and example; NotRequired keys optional."""
     if not is_typeddict(declaration):
-        raise TypeError(f"{declaration!r} is not a TypedDict of memory.store.results")
+        raise TypeError(f"{declaration!r} is not a TypedDict of memory.shapes.results")
     hints = get_type_hints(declaration, include_extras=True)
     required: frozenset[str] = getattr(declaration, "__required_keys__", frozenset())
     fields = {}

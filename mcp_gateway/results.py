@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 
 def ok(payload: Mapping[str, Any]) -> CallToolResult:
-    """A store result (a memory.store.results shape) as structured content and the same JSON as text."""
+    """A store result (a memory.shapes.results shape) as structured content and the same JSON as text."""
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=dict(payload))
 

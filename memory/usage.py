@@ -5,15 +5,10 @@ notes and projects that the caller cannot see."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from billing import caps, standing
 from billing.models import Plan
 from memory.models import Note, Project
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results_team
+from memory.shapes import results_team
 
 
 def projects_used(team_id: int) -> int:

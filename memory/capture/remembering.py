@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from django.db import connection
@@ -20,10 +20,7 @@ from memory.notes.scoping import echo
 from memory.recall import retrieval, search, semantic
 from memory.recall.search import Hit
 from memory.recall.semantic import embedding_text
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results
+from memory.shapes import results
 
 CANDIDATE_LIMIT = 10
 SEMANTIC_CANDIDATES = 5

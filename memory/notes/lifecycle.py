@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from django.db import connection
 from django.db.models import Count, F
@@ -20,10 +20,7 @@ from memory import usage
 from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteLink, NoteRevision, NoteStatus, Project
 from memory.screening import guard
-
-if TYPE_CHECKING:
-    # For annotations only: the store package imports this module, so a run-time import would loop.
-    from memory.store.results import Note as NoteShape
+from memory.shapes.results import Note as NoteShape
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
 _WS = re.compile(r"\s+")

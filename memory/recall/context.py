@@ -11,7 +11,7 @@ score, version and time are for `detail: deep`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -23,10 +23,7 @@ from memory.notes.lifecycle import excerpt, inbound_link_counts, rfc3339
 from memory.recall import ranking, retrieval
 from memory.recall.packing import Form, Item, entry_forms, pack
 from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results
+from memory.shapes import results
 
 SECTION_ORDER = (
     "constraints",

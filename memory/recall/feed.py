@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import Any, Literal, TypeGuard
 
 from django.db.models import QuerySet
 
@@ -32,10 +32,7 @@ from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes.lifecycle import excerpt, rfc3339
 from memory.notes.scoping import echo
 from memory.recall.tokens import CHARS_PER_TOKEN, compact_json, estimate_json_tokens
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results
+from memory.shapes import results
 
 CURSOR_PURPOSE = "knownbase.feed-cursor"
 CURSOR_VERSION = 2

@@ -6,7 +6,7 @@ three take none, each saying why in its docstring: receive_stripe_event (Stripe 
 download_export (the signed link names the credential) and bind_oauth_token_family (the token
 endpoint authenticates the client, not a person).
 Writes run scope check → plan check → screening → transaction → audit. Results are plain dicts in
-the shapes of the tool contract (memory.store.results), shared by MCP, REST and the web. Callers write `store.remember(...)`;
+the shapes of the tool contract (memory.shapes.results), shared by MCP, REST and the web. Callers write `store.remember(...)`;
 each operation lives in the module of its resource:
 
 - projects: list_projects, get_project, create_project, rename_project, update_project, rename_tag
@@ -68,7 +68,7 @@ from accounts.errors import (
 from accounts.models import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Role, User, same_resource
 from accounts.principal import AuthMethod, Principal, principal_for_account
 from memory.notes.scoping import echo
-from memory.store import results, results_accounts, results_review, results_team
+from memory.shapes import results, results_accounts, results_review, results_team
 from memory.store.accounts import (
     accept_invitation,
     active_user,

@@ -32,7 +32,7 @@ from billing import actions as billing_actions
 from memory import inputs, registry, validation
 from memory.notes.scoping import echo
 from memory.screening import guard
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 from memory.store.projects import create_project
 
 FIRST_PROJECT_NAME = "My first project"

@@ -18,7 +18,7 @@ from billing import stripe_service, webhooks
 from billing.models import Plan, Subscription
 from billing.tasks import process_stripe_event
 from memory import registry, usage, validation
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 from memory.store.accounts import account_user, team_of
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from memory.models import Note, NoteStatus
 from memory.notes.lifecycle import Changes, edit_note
 from memory.notes.scoping import echo, project_for
 from memory.screening import guard
-from memory.store import results_review
+from memory.shapes import results_review
 from memory.store.common import checked_version, max_revisions
 
 RETAG, MARK_HISTORICAL, DELETE = inputs.BULK_ACTIONS

@@ -16,7 +16,7 @@ from memory.models import (
 from memory.notes import lifecycle
 from memory.notes.lifecycle import note_dict
 from memory.notes.scoping import project_for
-from memory.store import results
+from memory.shapes import results
 from memory.store.common import memory_from_args, team_plan
 
 

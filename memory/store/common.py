@@ -9,7 +9,7 @@ from billing.models import Plan
 from memory import inputs, validation
 from memory.models import Project
 from memory.notes import lifecycle
-from memory.store import results
+from memory.shapes import results
 
 
 def team_plan(principal: Principal) -> Plan:

@@ -23,7 +23,7 @@ from memory import inputs, registry, validation
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
 from memory.notes.lifecycle import edit_note, excerpt, note_dict, rfc3339
 from memory.notes.scoping import note_for, project_for
-from memory.store import results_review
+from memory.shapes import results_review
 from memory.store.common import checked_version, max_revisions
 
 EXCERPT_CHARS = 280

@@ -21,7 +21,7 @@ from memory import registry, validation
 from memory.models import Project
 from memory.notes.scoping import echo
 from memory.screening import guard
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 from memory.store.accounts import account_user
 
 MAX_CLIENT_NAME = int(Application._meta.get_field("name").max_length or 255)

@@ -9,7 +9,7 @@ from memory import registry, validation
 from memory.models import Note
 from memory.notes.lifecycle import note_dict, rfc3339
 from memory.notes.scoping import note_for
-from memory.store import results_review
+from memory.shapes import results_review
 
 # How far the chain is walked each way: a chain longer than this is cut, and says so.
 CHAIN_LIMIT = 20

@@ -9,7 +9,7 @@ from accounts import audit
 from accounts.errors import NotFound, StoreError
 from accounts.principal import principal_for_credential
 from memory.models import Project, TransferJob
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 from memory.transfer import export_document, read_export_token
 from memory.transfer.exporting import FILE_TYPES, ExportFile, export_file
 

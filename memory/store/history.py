@@ -18,7 +18,7 @@ from memory.models import (
 )
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import note_for
-from memory.store import results
+from memory.shapes import results
 from memory.store.common import checked_version
 from memory.store.notes import update_note
 

@@ -17,7 +17,7 @@ from memory.models import (
 )
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import note_for
-from memory.store import results
+from memory.shapes import results
 
 
 @registry.write

@@ -20,7 +20,7 @@ from billing import caps
 from billing.models import Plan
 from memory import inputs, registry, validation
 from memory.notes.scoping import echo
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 from memory.store.accounts import account_user, require_manager, team_of
 
 

@@ -17,7 +17,7 @@ from memory.models import (
 from memory.notes import lifecycle, listing, reinforcement
 from memory.notes.lifecycle import edit_note, note_dict
 from memory.notes.scoping import note_for, project_for
-from memory.store import results
+from memory.shapes import results
 from memory.store.common import checked_version, max_revisions, memory_from_args
 
 

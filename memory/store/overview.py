@@ -13,7 +13,7 @@ from accounts.principal import Principal
 from memory import registry
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
 from memory.notes.lifecycle import rfc3339
-from memory.store import results_review
+from memory.shapes import results_review
 
 LATEST_CHANGES = 12
 LATEST_TODAY = 10

@@ -27,7 +27,7 @@ from memory.models import (
 from memory.notes.lifecycle import edit_note, rfc3339
 from memory.notes.scoping import project_for
 from memory.screening import guard
-from memory.store import results
+from memory.shapes import results
 from memory.store.common import max_revisions, project_dict
 
 

@@ -13,7 +13,7 @@ from memory.notes import reinforcement
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
 from memory.recall import context, feed, retrieval, search
-from memory.store import results
+from memory.shapes import results
 from memory.store.common import team_plan
 
 

@@ -11,7 +11,7 @@ from accounts.models import ApiKey, OAuthConnection, User
 from accounts.principal import ADMINISTER, Principal
 from memory import registry
 from memory.notes.scoping import project_for
-from memory.store import results_accounts
+from memory.shapes import results_accounts
 
 
 @registry.write(staff=ADMINISTER)

@@ -26,7 +26,7 @@ from memory.notes.scoping import echo, project_for
 from memory.screening import guard
 from memory.screening import patterns as screening_patterns
 from memory.screening import rules as screening_rules
-from memory.store import results_team
+from memory.shapes import results_team
 
 
 @registry.read

@@ -13,7 +13,7 @@ from memory import idempotency, inputs, registry, transfer, validation
 from memory.models import TransferJob
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
-from memory.store import results_team
+from memory.shapes import results_team
 from memory.transfer import jobs
 
 

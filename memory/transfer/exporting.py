@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Prefetch
@@ -20,10 +20,7 @@ from accounts.errors import Forbidden, InvalidArgument, NotFound
 from accounts.principal import Principal
 from memory import inputs, sealing
 from memory.models import Note, NoteLink, NoteRevision, NoteType, Project
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results_team
+from memory.shapes import results_team
 
 EXPORT_FORMAT = "knownbase-export"
 EXPORT_VERSION = 1

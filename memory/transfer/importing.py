@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, overload
+from typing import Any, Literal, NoReturn, TypeVar, overload
 
 from django.db import IntegrityError, transaction
 
@@ -26,10 +26,7 @@ from memory.embeddings.scheduling import schedule_embedding
 from memory.ids import new_note_id
 from memory.models import Note, NoteLink, NoteRevision, Project
 from memory.notes.lifecycle import content_hash
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results_team
+from memory.shapes import results_team
 from memory.transfer.exporting import (
     DOCUMENT_FIELDS,
     EXPORT_FORMAT,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -23,11 +23,8 @@ from accounts.principal import Principal, principal_for_credential
 from memory.models import Note, Project, TransferJob
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import echo
+from memory.shapes import results_team
 from memory.transfer.exporting import export_counts, export_document, export_file, signed_export_url
-
-if TYPE_CHECKING:
-    # Annotations only: the store imports this module, so importing the store here would loop.
-    from memory.store import results_team
 
 log = logging.getLogger(__name__)
 

@@ -15,13 +15,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from edge.errors import http_status
+from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import Principal, StoreError
 from web.client_configs import all_configs
 from web.forms import KeyForm
 from web.pages import page
-from web.refusals import raise_for_access
 from web.session import team_page
 from web.views.projects import when
 

@@ -8,13 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
-from edge.errors import http_status
+from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import Principal, StoreError
 from web import mail
 from web.forms import InvitedSignupForm, InviteForm, MemberForm, RoleForm, role_choices
 from web.pages import page
-from web.refusals import raise_for_access
 from web.session import choose_team, manager_page, signed_in_user, team_page
 from web.views.account import MODEL_BACKEND
 

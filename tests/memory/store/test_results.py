@@ -32,8 +32,8 @@ from api import responses
 from billing import stripe_service
 from mcp_gateway.tooling import TOOLS
 from memory import inputs, store
-from memory.store import results, results_accounts, results_review, results_team
-from memory.store.results import Doc
+from memory.shapes import results, results_accounts, results_review, results_team
+from memory.shapes.results import Doc
 from tests.api.schema import openapi
 from tests.billing.fake_stripe import PRICES, WEBHOOK_SECRET, FakeStripe, signed
 from tests.mcp_gateway.state import text_matches_structured

@@ -1,12 +1,12 @@
 """What the store answers for the review pages: conflicts, one note's history of supersession, the
-team overview and bulk edits (see memory.store.results for the pattern every shape follows)."""
+team overview and bulk edits (see memory.shapes.results for the pattern every shape follows)."""
 
 # No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations only,
 # and __required_keys__ is what the schema and the tests trust.
 from typing import Annotated, Literal, TypedDict
 
 from memory import inputs
-from memory.store.results import NOTE_ID, Doc, Note, Project, When
+from memory.shapes.results import NOTE_ID, Doc, Note, Project, When
 
 # ------------------------------------------------------------------------------------------- conflicts
 

@@ -1,5 +1,5 @@
 """What the store answers for people, teams, members, invitations, OAuth connections, billing pages,
-export downloads and staff actions (see memory.store.results for the pattern every shape follows).
+export downloads and staff actions (see memory.shapes.results for the pattern every shape follows).
 
 Only the web pages, the OAuth pages, the Stripe webhook, the export download and the admin read
 these: no REST endpoint or MCP tool publishes them, so some carry what only a page needs (datetimes
@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Annotated, Literal, TypedDict
 
 from accounts.models import Role, User
-from memory.store.results import Doc
-from memory.store.results_team import Usage
+from memory.shapes.results import Doc
+from memory.shapes.results_team import Usage
 
 ROLE = Doc("The role in the team.", "member", choices=tuple(Role.values))
 

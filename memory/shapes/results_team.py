@@ -1,4 +1,4 @@
-"""What the store answers for transfer, the team's plan and keys, and errors (see memory.store.results
+"""What the store answers for transfer, the team's plan and keys, and errors (see memory.shapes.results
 for the pattern every shape follows)."""
 
 # No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations only,
@@ -7,7 +7,7 @@ for the pattern every shape follows)."""
 from typing import Annotated, Any, Literal, TypedDict
 
 from memory import inputs
-from memory.store.results import NOTE_ID, OTHER_NOTE_ID, Doc, Project, When
+from memory.shapes.results import NOTE_ID, OTHER_NOTE_ID, Doc, Project, When
 
 # --------------------------------------------------------------------------------------------- transfer
 

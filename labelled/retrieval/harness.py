@@ -247,19 +247,19 @@ def context_recall(
             parts = {"project": response["project"], "meta": response["meta"], **response["sections"]}
             for part, value in parts.items():
                 spend.setdefault(part, []).append(estimate_json_tokens(value))
-            results.append(
-                ContextRecall(
-                    budget=budget,
-                    recall=mean(hits),
-                    recall_any=mean(any_hits),
-                    tokens=mean(tokens),
-                    entries=mean(entry_counts),
-                    tokens_per_entry=mean(entry_tokens) + 1,
-                    spend={part: sum(values) / len(queries) for part, values in spend.items()},
-                    omitted_misses=omitted_misses,
-                    absent_misses=absent_misses,
-                )
+        results.append(
+            ContextRecall(
+                budget=budget,
+                recall=mean(hits),
+                recall_any=mean(any_hits),
+                tokens=mean(tokens),
+                entries=mean(entry_counts),
+                tokens_per_entry=mean(entry_tokens) + 1,
+                spend={part: sum(values) / len(queries) for part, values in spend.items()},
+                omitted_misses=omitted_misses,
+                absent_misses=absent_misses,
             )
+        )
     return results
 
 

@@ -20,7 +20,7 @@ from tests import tiers
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-STEP_TIMEOUT_MS = 10_000  # any one page action or wait; the tests also carry a pytest timeout
+STEP_TIMEOUT_MS = 30_000  # any one page action or wait (sign-up hashes a password and builds a team while another worker runs); the tests also carry a pytest timeout
 
 
 def chromium_executable() -> str | None:

@@ -3,6 +3,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The public address every printed and rendered URL names (banner, client configs, pages, mail, OAuth
+# metadata). Unless SITE_URL is set, it is where `make run`/`make serve` listen: `make run PORT=8100`
+# names :8100 everywhere. A wildcard bind address is not one a client can reach, so it names loopback.
+ifeq ($(strip $(SITE_URL)),)
+SITE_HOST := $(if $(filter 0.0.0.0 :: [::],$(HOST)),127.0.0.1,$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)))
+SITE_URL := http://$(SITE_HOST):$(PORT)
+endif
+export SITE_URL
 export PYTHONDONTWRITEBYTECODE := 1
 # The suite runs live servers in-process beside its own threads (a dozen concurrent tool calls in
 # the responsiveness test): a larger pool with a longer wait than a web node's defaults.

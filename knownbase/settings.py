@@ -59,8 +59,9 @@ if PRODUCTION and (
 ):
     raise ImproperlyConfigured("SECRET_KEY must be set to a random value of 32+ characters in production")
 
+# The public base URL, read once: every absolute URL the server prints, renders, mails or publishes is
+# built from it by accounts.site.absolute_url (`make run`/`make serve` set it from HOST and PORT).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https")).rstrip("/")
-MCP_URL = f"{SITE_URL}/mcp"
 # No "testserver": the test client's host is added by Django's test set-up (pytest-django runs it).
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 _site_host = urlsplit(SITE_URL).hostname or ""

@@ -112,3 +112,9 @@ def test_the_image_carries_every_app_it_runs():
 def _documented_settings() -> set[str]:
     table = (ROOT / "docs" / "settings.md").read_text()
     return set(re.findall(r"^\| `([A-Z_]+)` \|", table, flags=re.MULTILINE))
+
+
+def test_the_published_port_and_site_url_follow_one_port_variable(compose):
+    # `PORT=8100 docker compose up` must not publish :8100 while every link still names :8000.
+    assert compose["services"]["lb"]["ports"] == ["${PORT:-8000}:80"]
+    assert compose["x-app-env"]["SITE_URL"] == "${SITE_URL:-http://localhost:${PORT:-8000}}"

@@ -193,7 +193,9 @@ def test_the_banner_names_the_port(started):
     assert f"  Sign in:   {base}/login/" in banner
     assert f"  API keys:  {base}/keys/" in banner
     assert f"  MCP URL:   {base}/mcp" in banner
-    config = json.loads(re.search(r"^\{$.*?^\}$", banner, re.MULTILINE | re.DOTALL).group(0))
+    block = re.search(r"^\{$.*?^\}$", banner, re.MULTILINE | re.DOTALL)
+    assert block is not None, banner
+    config = json.loads(block.group(0))
     assert config["mcpServers"]["knownbase"]["url"] == f"{base}/mcp"
     assert f"claude mcp add --transport http knownbase {base}/mcp --header" in banner
     _only_on(base, banner)

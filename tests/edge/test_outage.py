@@ -106,7 +106,7 @@ def test_handler500_answers_any_other_error_with_the_plain_500_page():
         response = outage.server_error(request)
     assert response.status_code == 500
     text = response.content.decode()
-    assert "Something went wrong" in text
+    assert "Server Error (500)" in text
     assert "secret" not in text and "Traceback" not in text
 
 

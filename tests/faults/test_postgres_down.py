@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,8 @@ pytestmark = [pytest.mark.live_server, pytest.mark.slow]  # a PostgreSQL server 
 BOUND = 8.0  # seconds a client waits for any answer: far above the 2 s a web node takes to give up
 PASSWORD = "correct horse battery"
 EMAIL = "olivia@acme.test"
+ACKNOWLEDGED = (200, 201)  # remember: created, or a duplicate/update of an existing note
+REFUSED_BODY = "Chargebacks are answered within seven days."  # sent while the database is down
 PROJECT = "payments"
 
 
@@ -138,6 +141,53 @@ def _arguments(note_id: str) -> dict[str, dict[str, Any]]:
     }
 
 
+class Writer:
+    """Remembers one fact after another through REST, in a thread, until stopped: the writes that
+    straddle the stop and the start. Only HTTP here, no database connection of its own."""
+
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self.statuses: list[int] = []
+        self.acknowledged: list[tuple[str, str, str]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        n = 0
+        while not self._stop.is_set():
+            n += 1
+            body = f"Ledger entry {n} of the straddling writer is posted before the daily close."
+            try:
+                answer = _remember_rest(self.site, body)
+            except httpx2.HTTPError:
+                self.statuses.append(0)  # no answer within the bound: counted, and refused below
+            else:
+                self.statuses.append(answer.status_code)
+                if answer.status_code in ACKNOWLEDGED:
+                    result = answer.json()
+                    # A write judged a duplicate of an earlier one answers that note: its body.
+                    written = body if result["status"] == "created" else result["note"]["body"]
+                    self.acknowledged.append(("rest (during)", result["note"]["id"], written))
+            self._stop.wait(0.1)
+
+    def __enter__(self) -> Writer:
+        self._thread.start()
+        _wait_for(lambda: bool(self.acknowledged), "the writer's first acknowledged write")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=60)
+
+
+def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
 def _wait_until_serving(site: Site, deadline_seconds: float = 60.0) -> None:
     deadline = time.monotonic() + deadline_seconds
     while time.monotonic() < deadline:
@@ -166,78 +216,22 @@ def test_postgres_down_answers_unavailable_everywhere_and_loses_no_acknowledged_
     assert browser.get("/").status_code == 200
     note_id = site.write_log[0][1]
 
-    site.server.stop()
-    try:
-        # MCP: every tool, in-band `unavailable` with when to retry.
-        arguments = _arguments(note_id)
-        assert set(arguments) == set(TOOLS)
-        for tool, args in arguments.items():
-            result = _call_tool(site, tool, args)
-            assert result.is_error, (tool, result.structured_content)
-            assert result.structured_content is not None
-            error = result.structured_content["error"]
-            assert (tool, error["code"]) == (tool, "unavailable")
-            assert error["retry_after"] == UNAVAILABLE_RETRY_AFTER
-
-        # REST: 503, Retry-After, the API's error shape; a refused write is not acknowledged.
-        refused_body = "Chargebacks are answered within seven days."
-        for method, path, kwargs in [
-            ("GET", "/api/v1/projects", {}),
-            ("GET", f"/api/v1/projects/{PROJECT}/context", {}),
-            ("GET", "/api/v1/search", {"params": {"query": "settlement"}}),
-            ("GET", f"/api/v1/notes/{note_id}", {}),
-            ("GET", "/api/v1/usage", {}),
-            ("POST", f"/api/v1/projects/{PROJECT}/remember", {"json": {"content": refused_body}}),
-        ]:
-            answer = _rest(site, method, path, **kwargs)
-            assert (path, answer.status_code) == (path, 503), answer.text[:300]
-            assert answer.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)
-            assert answer.json()["error"]["code"] == "unavailable"
-
-        # Pages: the signed-in session lives in the database too; sign-in itself needs it.
-        for path in ("/", "/keys/", f"/projects/{PROJECT}/"):
-            page = browser.get(path)
-            assert (path, page.status_code) == (path, 503)
-            assert page.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)
-            assert "Temporarily unavailable" in page.text
-            assert "Traceback" not in page.text
-        anonymous = httpx2.Client(base_url=site.base, timeout=BOUND)
-        anonymous.get("/login/")
-        sign_in = anonymous.post(
-            "/login/",
-            data={
-                "username": EMAIL,
-                "password": PASSWORD,
-                "csrfmiddlewaretoken": anonymous.cookies["csrftoken"],
-            },
+    writer = Writer(site)
+    with writer:
+        site.server.stop()
+        try:
+            _check_every_door_is_unavailable(site, browser, note_id)
+        finally:
+            site.server.start()
+        # The same process serves again, without a restart.
+        _wait_until_serving(site)
+        _wait_for(
+            lambda: writer.statuses[-1:] in ([200], [201]), "the writer's writes to be acknowledged again"
         )
-        assert sign_in.status_code == 503
-
-        # OAuth: the token and registration endpoints, in OAuth's error shape.
-        token = httpx2.post(
-            f"{site.base}/oauth/token/",
-            data={
-                "grant_type": "authorization_code",
-                "code": "x",
-                "client_id": "y",
-                "code_verifier": "z" * 43,
-            },
-            timeout=BOUND,
-        )
-        registration = httpx2.post(
-            f"{site.base}/oauth/register/",
-            json={"client_name": "Probe", "redirect_uris": ["http://127.0.0.1:9/callback"]},
-            timeout=BOUND,
-        )
-        for answer in (token, registration):
-            assert answer.status_code == 503, answer.text[:300]
-            assert answer.json()["error"] == "temporarily_unavailable"
-            assert answer.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)
-    finally:
-        site.server.start()
-
-    # The same process serves again, without a restart.
-    _wait_until_serving(site)
+    # Every write the straddling writer sent was acknowledged or refused with 503: none hung or failed.
+    assert set(writer.statuses) <= {*ACKNOWLEDGED, 503}, writer.statuses
+    assert 503 in writer.statuses  # it did write across the outage
+    site.write_log.extend(writer.acknowledged)
     assert site.process.poll() is None
     assert browser.get("/").status_code == 200
     body = "Settlement files are checked for duplicates before upload."
@@ -251,4 +245,72 @@ def test_postgres_down_answers_unavailable_everywhere_and_loses_no_acknowledged_
         assert (door, read.status_code) == (door, 200), read.text[:300]
         assert read.json()["note"]["body"] == written_body
     found = _rest(site, "GET", "/api/v1/search", params={"query": "Chargebacks"}).json()
-    assert all(refused_body not in str(result) for result in found["results"])
+    assert all(REFUSED_BODY not in str(result) for result in found["results"])
+
+
+def _check_every_door_is_unavailable(site: Site, browser: httpx2.Client, note_id: str) -> None:
+    """With the database stopped: every tool, a set of REST endpoints, pages and OAuth endpoints."""
+    # MCP: every tool, in-band `unavailable` with when to retry.
+    arguments = _arguments(note_id)
+    assert set(arguments) == set(TOOLS)
+    for tool, args in arguments.items():
+        result = _call_tool(site, tool, args)
+        assert result.is_error, (tool, result.structured_content)
+        assert result.structured_content is not None
+        error = result.structured_content["error"]
+        assert (tool, error["code"]) == (tool, "unavailable")
+        assert error["retry_after"] == UNAVAILABLE_RETRY_AFTER
+
+    # REST: 503, Retry-After, the API's error shape; a refused write is not acknowledged.
+    for method, path, kwargs in [
+        ("GET", "/api/v1/projects", {}),
+        ("GET", f"/api/v1/projects/{PROJECT}/context", {}),
+        ("GET", "/api/v1/search", {"params": {"query": "settlement"}}),
+        ("GET", f"/api/v1/notes/{note_id}", {}),
+        ("GET", "/api/v1/usage", {}),
+        ("POST", f"/api/v1/projects/{PROJECT}/remember", {"json": {"content": REFUSED_BODY}}),
+    ]:
+        answer = _rest(site, method, path, **kwargs)
+        assert (path, answer.status_code) == (path, 503), answer.text[:300]
+        assert answer.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)
+        assert answer.json()["error"]["code"] == "unavailable"
+
+    # Pages: the signed-in session lives in the database too; sign-in itself needs it.
+    for path in ("/", "/keys/", f"/projects/{PROJECT}/"):
+        page = browser.get(path)
+        assert (path, page.status_code) == (path, 503)
+        assert page.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)
+        assert "Temporarily unavailable" in page.text
+        assert "Traceback" not in page.text
+    anonymous = httpx2.Client(base_url=site.base, timeout=BOUND)
+    anonymous.get("/login/")
+    sign_in = anonymous.post(
+        "/login/",
+        data={
+            "username": EMAIL,
+            "password": PASSWORD,
+            "csrfmiddlewaretoken": anonymous.cookies["csrftoken"],
+        },
+    )
+    assert sign_in.status_code == 503
+
+    # OAuth: the token and registration endpoints, in OAuth's error shape.
+    token = httpx2.post(
+        f"{site.base}/oauth/token/",
+        data={
+            "grant_type": "authorization_code",
+            "code": "x",
+            "client_id": "y",
+            "code_verifier": "z" * 43,
+        },
+        timeout=BOUND,
+    )
+    registration = httpx2.post(
+        f"{site.base}/oauth/register/",
+        json={"client_name": "Probe", "redirect_uris": ["http://127.0.0.1:9/callback"]},
+        timeout=BOUND,
+    )
+    for answer in (token, registration):
+        assert answer.status_code == 503, answer.text[:300]
+        assert answer.json()["error"] == "temporarily_unavailable"
+        assert answer.headers["Retry-After"] == str(UNAVAILABLE_RETRY_AFTER)

@@ -89,7 +89,7 @@ class FailFastPool(ConnectionPool[psycopg.Connection[Any]]):
     def reconnect_failed(self) -> None:
         super().reconnect_failed()
         # A request that queued after the failed attempt last failed the waiters, but before the
-        # pool gave the attempt up, found a growth under way and started none: start it one now.
+        # pool gave the attempt up, found a growth under way and started none: start one now.
         with self._lock:
             if self._waiting:
                 self._maybe_grow_pool()

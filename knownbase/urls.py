@@ -22,3 +22,5 @@ urlpatterns = [
 
 handler403 = "web.views.errors.permission_denied"
 handler404 = "web.views.errors.page_not_found"
+# A 503 when the database is down (the error met outside a view), else the plain 500 page.
+handler500 = "edge.outage.server_error"

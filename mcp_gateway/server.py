@@ -18,10 +18,17 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from edge.outage import database_unavailable
 from edge.rate import ahit
 from edge.site import MCP_PATH, mcp_url, site_url
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
-from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, calling_client, current_principal
+from mcp_gateway.auth import (
+    READ_SCOPE,
+    CredentialVerifier,
+    calling_client,
+    current_principal,
+    unverified_credential,
+)
 from mcp_gateway.results import error
 from mcp_gateway.schema import compact_schema, one_line
 from mcp_gateway.tooling import TOOLS, tool_param_names
@@ -81,6 +88,10 @@ class KnownbaseMCP(MCPServer[Any]):
         spec = TOOLS.get(name)
         if spec is None or self._tool_manager.get_tool(name) is None:
             return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
+        if unverified_credential():
+            # The database did not answer when the credential was checked: nothing can run.
+            outage = database_unavailable()
+            return error(outage.code, outage.message, **outage.details)
         calling_client.set(_client_name(context))
         principal = current_principal()
         decision = await ahit(principal.rate_limit_key, principal.requests_per_minute)

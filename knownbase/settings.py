@@ -410,3 +410,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Doors (edge/doors.py declares every door and which of these it reads; docs/safety.md has the table).
+# Reset requests and resent confirmation links send mail: a few an hour per account and address.
+PASSWORD_RESETS_PER_ACCOUNT = env_int("PASSWORD_RESETS_PER_ACCOUNT", 3, minimum=0)
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=0)
+VERIFICATION_MAILS_PER_ACCOUNT = env_int("VERIFICATION_MAILS_PER_ACCOUNT", 5, minimum=0)
+MAIL_REQUEST_WINDOW_SECONDS = env_int("MAIL_REQUEST_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 20, minimum=0)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+INVITATION_REQUESTS_PER_ADDRESS = env_int("INVITATION_REQUESTS_PER_ADDRESS", 30, minimum=0)
+INVITATION_WINDOW_SECONDS = env_int("INVITATION_WINDOW_SECONDS", 900, minimum=60, maximum=86400)
+# Bounded inputs: JSON bodies and import files nested deeper than this are refused (400) before any
+# code walks them; request bodies past DATA_UPLOAD_MAX_MEMORY_SIZE (the REST import: IMPORT_MAX_BYTES)
+# are refused with 413.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)

@@ -19,7 +19,7 @@ from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationView,
 )
 
-from edge import rate
+from edge import doors
 from edge.client_address import client_address
 from edge.errors import raise_for_access
 from memory import store
@@ -136,9 +136,7 @@ class RegistrationView(DynamicClientRegistrationView):
     client address; registrations that never obtain a token are deleted after a day."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        decision = rate.hit(
-            f"oauth-register:{client_address(request)}", settings.OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE
-        )
+        decision = doors.OAUTH_REGISTRATION.attempt(address=client_address(request)).hit()
         if not decision.allowed:
             return JsonResponse(
                 {

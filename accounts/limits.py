@@ -57,6 +57,8 @@ AUDIT_EVENT_ID = TextInput(40, "An audit event's id, to page on from.")
 # Stored forms the server generates: opaque public ids (prefix + accounts.ids.ID_LENGTH characters)
 # and SHA-256 hex digests.
 PUBLIC_ID = TextInput(24)
+# A signed or sealed token in a link (invitation, address confirmation, password reset, export).
+LINK_TOKEN = TextInput(1024)
 DIGEST = TextInput(64)
 
 # The largest value of a PositiveIntegerField (PostgreSQL integer).

@@ -383,7 +383,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["api.authentication.HasPrincipal"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.PlanRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "api.schema.KnownbaseAutoSchema",
     # `format` is an argument of the export, not DRF's renderer switch.
@@ -425,3 +425,5 @@ INVITATION_WINDOW_SECONDS = env_int("INVITATION_WINDOW_SECONDS", 900, minimum=60
 # code walks them; request bodies past DATA_UPLOAD_MAX_MEMORY_SIZE (the REST import: IMPORT_MAX_BYTES)
 # are refused with 413.
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)
+# Form posts past those limits get 413 before the CSRF check (the first to read a form) reads them.
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms")

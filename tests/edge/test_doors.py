@@ -4,8 +4,10 @@ connection's own address is the client's, whatever the headers say)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -186,3 +188,26 @@ def test_forged_forwarding_headers_do_not_escape_the_mcp_limit(mcp, cast, settin
         }
         statuses.append(httpx2.post(mcp.url, json=body, headers=headers, timeout=60).status_code)
     assert statuses == [401] * LIMIT + [429]
+
+
+# ------------------------------------------------------------------------------------- the docs table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _defaults() -> dict[str, int]:
+    """Each setting's default as knownbase/settings.py declares it (`env_int("NAME", default, …)`),
+    whatever the environment of this test run says."""
+    tree = ast.parse((ROOT / "knownbase" / "settings.py").read_text())
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "env_int":
+            name, default = node.args[0], node.args[1]
+            if isinstance(name, ast.Constant) and isinstance(default, ast.Constant):
+                found[str(name.value)] = int(default.value)
+    return found
+
+
+def test_the_docs_table_is_the_doors_table():
+    table = doors.markdown_table(_defaults().__getitem__)
+    assert table in (ROOT / "docs" / "safety.md").read_text(), "regenerate docs/safety.md's table:\n" + table

@@ -24,7 +24,9 @@ class BodyTooLarge(exceptions.APIException):
     default_code = "too_large"
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"The request body is larger than this endpoint accepts: at most {megabytes(limit)}.")
+        super().__init__(
+            f"The request body is larger than this endpoint accepts: at most {megabytes(limit)}."
+        )
         self.limit = limit
 
 
@@ -58,7 +60,10 @@ class BoundedJSONParser(BaseParser):
     media_type = "application/json"
 
     def parse(
-        self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+        self,
+        stream: IO[bytes] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         context = parser_context or {}
         limit = body_limit(context.get("view"))

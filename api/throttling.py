@@ -19,6 +19,7 @@ from edge import doors, rate
 from edge.client_address import client_address
 from memory.store import Principal, RateLimited
 
+
 def _refuse(decision: rate.Decision) -> None:
     if not decision.allowed:
         raise RateLimited(

@@ -426,4 +426,6 @@ INVITATION_WINDOW_SECONDS = env_int("INVITATION_WINDOW_SECONDS", 900, minimum=60
 # are refused with 413.
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)
 # Form posts past those limits get 413 before the CSRF check (the first to read a form) reads them.
-MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms"
+)

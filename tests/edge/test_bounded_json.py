@@ -32,7 +32,7 @@ def test_objects_and_arrays_both_count():
 
 
 def test_brackets_inside_strings_are_text():
-    text = json.dumps({"title": "[[[[[[[[ {{{{ \\\" [[[[", "tags": ["a]]]]"]})
+    text = json.dumps({"title": '[[[[[[[[ {{{{ \\" [[[[', "tags": ["a]]]]"]})
     assert bounded_json.depth_within(text, 2)
     assert bounded_json.loads(text, max_depth=2)["title"].startswith("[[[[")
 

@@ -95,29 +95,27 @@ def forged(n: int) -> dict[str, str]:
     return {name: values[name] for name in FORGED_HEADERS}
 
 
-def _django(headers: dict[str, str]) -> dict[str, str]:
+def _django(headers: dict[str, str]) -> dict[str, Any]:
     return {"HTTP_" + name.upper().replace("-", "_"): value for name, value in headers.items()}
 
 
 def _post_form(path: str, data: Callable[[int], dict[str, str]]) -> Callable[[Client, int], int]:
     def knock(client: Client, n: int) -> int:
-        return int(client.post(path, data(n), **_django(forged(n))).status_code)  # type: ignore[arg-type]
+        return int(client.post(path, data(n), **_django(forged(n))).status_code)
 
     return knock
 
 
 def _get(path: str) -> Callable[[Client, int], int]:
     def knock(client: Client, n: int) -> int:
-        return int(client.get(path, **_django(forged(n))).status_code)  # type: ignore[arg-type]
+        return int(client.get(path, **_django(forged(n))).status_code)
 
     return knock
 
 
 def _register(client: Client, n: int) -> int:
     body = json.dumps({"client_name": f"Agent {n}", "redirect_uris": ["http://127.0.0.1:3000/cb"]})
-    response = client.post(
-        "/oauth/register/", body, content_type="application/json", **_django(forged(n))
-    )  # type: ignore[arg-type]
+    response = client.post("/oauth/register/", body, content_type="application/json", **_django(forged(n)))
     return int(response.status_code)
 
 
@@ -132,7 +130,9 @@ KNOCKS: dict[str, dict[str, Callable[[Client, int], int]]] = {
         "/login/": _post_form("/login/", _wrong_password),
         "/admin/login/": _post_form("/admin/login/", _wrong_password),
     },
-    "password-reset": {"/password/reset/": _post_form("/password/reset/", lambda n: {"email": f"p{n}@x.test"})},
+    "password-reset": {
+        "/password/reset/": _post_form("/password/reset/", lambda n: {"email": f"p{n}@x.test"})
+    },
     "signup": {"/signup/": _post_form("/signup/", lambda n: {"email": "not an address"})},
     "invitation": {"/teams/join/": _get("/teams/join/not-a-token/")},
     "oauth-registration": {"/oauth/register/": _register},
@@ -203,7 +203,11 @@ def _defaults() -> dict[str, int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "env_int":
             name, default = node.args[0], node.args[1]
-            if isinstance(name, ast.Constant) and isinstance(default, ast.Constant):
+            if (
+                isinstance(name, ast.Constant)
+                and isinstance(default, ast.Constant)
+                and isinstance(default.value, int)
+            ):
                 found[str(name.value)] = int(default.value)
     return found
 

@@ -32,7 +32,12 @@ def _makefile_commands() -> list[list[str]]:
     text = (ROOT / "Makefile").read_text()
     lines = [line.strip() for line in text.splitlines() if "uvicorn " in line and APP in line]
     # Make's variables as `make serve` fills them.
-    return [shlex.split(re.sub(r"\$\((\w+)\)", lambda m: {"HOST": "127.0.0.1", "PORT": "8000"}.get(m[1], m[1]), line)) for line in lines]
+    return [
+        shlex.split(
+            re.sub(r"\$\((\w+)\)", lambda m: {"HOST": "127.0.0.1", "PORT": "8000"}.get(m[1], m[1]), line)
+        )
+        for line in lines
+    ]
 
 
 def _dockerfile_commands() -> list[list[str]]:
@@ -55,7 +60,11 @@ def _compose_commands() -> list[list[str]]:
     return commands
 
 
-SOURCES = {"Makefile": _makefile_commands, "Dockerfile": _dockerfile_commands, "docker-compose.yml": _compose_commands}
+SOURCES = {
+    "Makefile": _makefile_commands,
+    "Dockerfile": _dockerfile_commands,
+    "docker-compose.yml": _compose_commands,
+}
 
 
 @pytest.mark.parametrize("source", SOURCES)

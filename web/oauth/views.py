@@ -125,11 +125,15 @@ def _redirect_uris_refusal(uris: object) -> JsonResponse | None:
         return None  # DOT says what redirect_uris must be
     most = inputs.OAUTH_REDIRECT_URIS.max_items
     if len(uris) > most:
-        return _invalid("invalid_redirect_uri", f"At most {most} redirect URIs may be registered; {len(uris)} were sent.")
+        return _invalid(
+            "invalid_redirect_uri", f"At most {most} redirect URIs may be registered; {len(uris)} were sent."
+        )
     longest = inputs.OAUTH_REDIRECT_URI.max_length
     for uri in uris:
         if isinstance(uri, str) and len(uri) > longest:
-            return _invalid("invalid_redirect_uri", f"A redirect URI may be at most {longest} characters long.")
+            return _invalid(
+                "invalid_redirect_uri", f"A redirect URI may be at most {longest} characters long."
+            )
         problem = redirect_uri_problem(uri) if isinstance(uri, str) else None
         if problem:
             return _invalid("invalid_redirect_uri", problem)
@@ -146,7 +150,9 @@ def _metadata_refusal(request: HttpRequest) -> JsonResponse | None:
     try:
         data = bounded_json.loads(request.body)
     except bounded_json.TooDeep as error:
-        return _invalid("invalid_client_metadata", f"The registration is nested deeper than {error.limit} levels.")
+        return _invalid(
+            "invalid_client_metadata", f"The registration is nested deeper than {error.limit} levels."
+        )
     except ValueError:
         return None  # DOT answers malformed JSON itself
     if not isinstance(data, dict):

@@ -69,7 +69,6 @@ def import_project(request: HttpRequest, principal: Principal, slug: str) -> Htt
     return page(request, "web/import.html", context, principal=principal, status=status)
 
 
-
 def _show_refusal(form: ImportForm, error: StoreError) -> None:
     """Put the store's refusal next to what it is about: the slug or name field, else the file."""
     path = error.details.get("path") if isinstance(error, InvalidArgument) else None

@@ -44,7 +44,7 @@ run: install
 	$(MAKE) --no-print-directory serve
 
 serve: install
-	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on
+	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on --no-proxy-headers
 
 worker: install
 	$(VENV)/bin/celery -A knownbase worker -B --loglevel=INFO --concurrency=2

@@ -14,13 +14,16 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from api.authentication import BEARER_CHALLENGE
+from api.parsers import BodyTooLarge, TooDeep
 from edge import errors as store_errors
 from edge.outage import unavailable
 from memory.store import StoreError
@@ -34,6 +37,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
     "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
     "conflict": status.HTTP_409_CONFLICT,
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
 INTERNAL_MESSAGE = store_errors.INTERNAL_MESSAGE
@@ -100,6 +104,13 @@ def _response_for(exc: Exception) -> Response:
         )
     if isinstance(exc, exceptions.ValidationError):
         return _invalid(exc.detail)
+    if isinstance(exc, BodyTooLarge):
+        return error_response("too_large", _text(exc), limit_bytes=exc.limit)
+    if isinstance(exc, RequestDataTooBig):  # a body Django itself read past its limit
+        limit = BodyTooLarge(int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0))
+        return error_response("too_large", _text(limit), limit_bytes=limit.limit)
+    if isinstance(exc, TooDeep):
+        return error_response("invalid_argument", _text(exc))
     if isinstance(exc, exceptions.ParseError):
         return error_response(
             "invalid_argument",

@@ -390,7 +390,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["api.authentication.HasPrincipal"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.PlanRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "api.schema.KnownbaseAutoSchema",
     # `format` is an argument of the export, not DRF's renderer switch.
@@ -423,3 +423,22 @@ SPECTACULAR_SETTINGS = {
 # and fails every request waiting for it (knownbase/db_backend/base.py).
 DB_CONNECT_TIMEOUT_SECONDS = env_int("DB_CONNECT_TIMEOUT_SECONDS", 2, minimum=1, maximum=60)
 DATABASES["default"]["OPTIONS"]["connect_timeout"] = DB_CONNECT_TIMEOUT_SECONDS
+
+# Doors (edge/doors.py declares every door and which of these it reads; docs/safety.md has the table).
+# Reset requests and resent confirmation links send mail: a few an hour per account and address.
+PASSWORD_RESETS_PER_ACCOUNT = env_int("PASSWORD_RESETS_PER_ACCOUNT", 3, minimum=0)
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=0)
+VERIFICATION_MAILS_PER_ACCOUNT = env_int("VERIFICATION_MAILS_PER_ACCOUNT", 5, minimum=0)
+MAIL_REQUEST_WINDOW_SECONDS = env_int("MAIL_REQUEST_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 20, minimum=0)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+INVITATION_REQUESTS_PER_ADDRESS = env_int("INVITATION_REQUESTS_PER_ADDRESS", 30, minimum=0)
+INVITATION_WINDOW_SECONDS = env_int("INVITATION_WINDOW_SECONDS", 900, minimum=60, maximum=86400)
+# Bounded inputs: JSON bodies and import files nested deeper than this are refused (400) before any
+# code walks them; request bodies past DATA_UPLOAD_MAX_MEMORY_SIZE (the REST import: IMPORT_MAX_BYTES)
+# are refused with 413.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)
+# Form posts past those limits get 413 before the CSRF check (the first to read a form) reads them.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms"
+)

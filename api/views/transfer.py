@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from rest_framework.request import Request
@@ -58,6 +59,10 @@ class Export(StoreView):
 
 
 class Import(StoreView):
+    def max_body_bytes(self) -> int:
+        # An export document is as large as the web import page accepts, not a form post's limit.
+        return int(settings.IMPORT_MAX_BYTES)
+
     @operation(
         "import_project",
         "Import a project",

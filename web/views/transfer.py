@@ -53,6 +53,7 @@ def export(request: HttpRequest, principal: Principal, slug: str) -> HttpRespons
 def import_project(request: HttpRequest, principal: Principal, slug: str) -> HttpResponse:
     project = _project(principal, slug)
     bound = request.method == "POST"
+    # A body past what this page takes was refused with 413 before it was read (web.request_size).
     form = ImportForm(request.POST, request.FILES) if bound else ImportForm()
     if bound and form.is_valid():
         data = form.cleaned_data
@@ -64,7 +65,8 @@ def import_project(request: HttpRequest, principal: Principal, slug: str) -> Htt
         else:
             return redirect("web:transfer-job", staged["job"]["id"])
     context = {"project": project, "form": form, "can_import": principal.can_write}
-    return page(request, "web/import.html", context, principal=principal, status=400 if bound else 200)
+    status = (413 if form.too_large else 400) if bound else 200
+    return page(request, "web/import.html", context, principal=principal, status=status)
 
 
 def _show_refusal(form: ImportForm, error: StoreError) -> None:

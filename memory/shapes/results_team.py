@@ -158,6 +158,7 @@ class TransferJob(TypedDict):
     # A JSON column: the dry run's report while staged, the project and counts once imported.
     result: Annotated[dict[str, Any], Doc("The import's report or outcome.", {})]
     error: Annotated[str, Doc("Why it failed.", "")]
+    retryable: Annotated[bool, Doc("Whether retry_transfer_job can run this failed job again.", False)]
     url: Annotated[str | None, Doc("A finished export's signed download link.", None)]
     expires_at: Annotated[str | None, When("When that link stops working.")]
     created_at: Annotated[str, When("When the job was made.")]

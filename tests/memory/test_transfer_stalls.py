@@ -10,13 +10,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connections
 from django.utils import timezone
 
 from accounts.errors import Forbidden, InvalidArgument, NotFound
 from accounts.principal import Principal, principal_for_session
 from memory import store, tasks
 from memory.models import TransferJob
-from memory.transfer import jobs
+from memory.transfer import exporting, jobs
 from tests.mcp_gateway.state import save
 from tests.memory.embeddings.test_celery_worker import wait_for
 
@@ -79,7 +80,11 @@ def test_a_queued_job_nobody_took_is_queued_again_and_after_long_enough_failed(
     cast, settings, django_capture_on_commit_callbacks, monkeypatch
 ):
     sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(tasks.run_transfer_job, "apply_async", lambda args=(), kwargs=None, **options: sent.append(tuple(args)))
+    monkeypatch.setattr(
+        tasks.run_transfer_job,
+        "apply_async",
+        lambda args=(), kwargs=None, **options: sent.append(tuple(args)),
+    )
     now = timezone.now()
     fresh = make_job(cast, status="queued", queued_at=now)
     lost = make_job(cast, status="queued", queued_at=now - silent(settings))
@@ -154,7 +159,7 @@ def test_a_run_given_up_on_cannot_overwrite_the_retry_that_followed(
     save(cast, "Note", "Body")
     member = session(cast, cast.member)
     job = make_job(cast, status="queued", credential_id=member.credential_id)
-    real_export = jobs.export_document
+    real_export = exporting.export_document
 
     def slow_export(*args: Any, **kwargs: Any) -> Any:
         jobs.sweep(timezone.now() + silent(settings))
@@ -178,13 +183,13 @@ def test_the_heartbeat_beats_from_its_own_thread_and_closes_its_connection(cast,
     job = make_job(cast, heartbeat_at=old, attempts=1)
     other_run = make_job(cast, heartbeat_at=old, attempts=2)
     closed_by: list[str] = []
-    close_all = jobs.connections.close_all
+    close_all = connections.close_all
 
     def recording_close_all() -> None:
         closed_by.append(threading.current_thread().name)
         close_all()
 
-    monkeypatch.setattr(jobs.connections, "close_all", recording_close_all)
+    monkeypatch.setattr(connections, "close_all", recording_close_all)  # the heartbeat's
     with jobs.heartbeat(job.pk, 1):
         assert wait_for(lambda: TransferJob.objects.get(pk=job.pk).heartbeat_at != old)
     assert f"transfer-heartbeat-{job.pk}" in closed_by

@@ -6,8 +6,8 @@ acts as the credential that asked, if it is still live, and every run ends in `s
 with a message. An import is one store call, one transaction: a failed import wrote nothing.
 
 A worker can die mid-job (killed, out of memory, its machine gone): a run writes a heartbeat from a
-thread of its own, and the sweeper (memory.transfer.sweeper, every minute) fails a running job whose
-heartbeat stopped and queues again a queued job no worker took. A failed job can be retried.
+thread of its own, and `sweep` (every minute, memory.tasks.sweep_transfer_jobs) fails a running job
+whose heartbeat stopped and queues again a queued job no worker took. A failed job can be retried.
 """
 
 from __future__ import annotations

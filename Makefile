@@ -46,8 +46,15 @@ run: install
 serve: install
 	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on --no-proxy-headers
 
+# Two worker processes, as compose runs them: the default queue (mail, audit rows, exports, single
+# writes' embeddings, and the beat schedule) and the bulk queue (an import's embeddings, backfills)
+# with a process of its own, so bulk work never holds a slot the default queue needs. Ctrl-C stops both.
 worker: install
-	$(VENV)/bin/celery -A knownbase worker -B --loglevel=INFO --concurrency=2
+	$(VENV)/bin/celery -A knownbase worker -Q $${CELERY_BULK_QUEUE:-knownbase-bulk} -n bulk@%h \
+		--loglevel=INFO --concurrency=1 & bulk=$$!; \
+	trap 'kill $$bulk 2>/dev/null; wait $$bulk' EXIT INT TERM; \
+	$(VENV)/bin/celery -A knownbase worker -B -Q $${CELERY_QUEUE:-knownbase} -n default@%h \
+		--loglevel=INFO --concurrency=2
 
 lint: install
 	$(VENV)/bin/ruff check .

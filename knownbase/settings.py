@@ -442,3 +442,25 @@ JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms"
 )
+
+# --- Jobs: worker death and per-team fairness (docs/production.md "Queues and stalled jobs") ---
+# A running transfer job writes a heartbeat this often; a job silent for TRANSFER_JOB_SILENT_SECONDS
+# is failed by the sweeper (its worker died), and a queued job nobody took that long is queued again.
+TRANSFER_JOB_HEARTBEAT_SECONDS = env_int("TRANSFER_JOB_HEARTBEAT_SECONDS", 10, minimum=1, maximum=600)
+TRANSFER_JOB_SILENT_SECONDS = env_int("TRANSFER_JOB_SILENT_SECONDS", 90, minimum=3)
+if TRANSFER_JOB_SILENT_SECONDS < 3 * TRANSFER_JOB_HEARTBEAT_SECONDS:
+    # Fewer than three missed heartbeats would fail live jobs on one slow database round trip.
+    raise ImproperlyConfigured(
+        "TRANSFER_JOB_SILENT_SECONDS must be at least three times TRANSFER_JOB_HEARTBEAT_SECONDS, "
+        f"got {TRANSFER_JOB_SILENT_SECONDS} and {TRANSFER_JOB_HEARTBEAT_SECONDS}"
+    )
+# Bulk work (the embeddings of an import, a backfill) has its own queue and its own worker process,
+# so mail, audit rows, exports and everyone else's single writes never wait behind it.
+CELERY_BULK_QUEUE = env_str("CELERY_BULK_QUEUE", "knownbase-bulk")
+if CELERY_BULK_QUEUE == CELERY_TASK_DEFAULT_QUEUE:
+    raise ImproperlyConfigured("CELERY_BULK_QUEUE must differ from CELERY_QUEUE")
+CELERY_TASK_ROUTES = {
+    "memory.tasks.embed_note_batch": {"queue": CELERY_BULK_QUEUE},
+    "memory.tasks.backfill_missing": {"queue": CELERY_BULK_QUEUE},
+}
+CELERY_BEAT_SCHEDULE["sweep-transfer-jobs"] = {"task": "memory.tasks.sweep_transfer_jobs", "schedule": 60.0}

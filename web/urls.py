@@ -79,6 +79,7 @@ urlpatterns = [
     path("projects/<slug:slug>/export/", transfer.export, name="export"),
     path("projects/<slug:slug>/import/", transfer.import_project, name="import"),
     path("transfers/<pid:job_id>/", transfer.transfer_job, name="transfer-job"),
+    path("transfers/<pid:job_id>/retry/", transfer.retry_transfer_job, name="transfer-job-retry"),
     path("team/screening/", team_admin.screening, name="screening"),
     path("team/audit/", team_admin.audit, name="audit"),
     path("team/usage/", team_admin.usage, name="usage"),

@@ -269,3 +269,26 @@ def test_trusted_proxy_count_and_the_earlier_switch():
     assert settings_value("s.TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT="0", TRUST_X_FORWARDED_FOR="true") == 0
     result = import_settings(TRUSTED_PROXY_COUNT="-1")
     assert result.returncode != 0 and "TRUSTED_PROXY_COUNT must be at least 0" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"TRANSFER_JOB_HEARTBEAT_SECONDS": "10", "TRANSFER_JOB_SILENT_SECONDS": "20"},
+            "at least three times TRANSFER_JOB_HEARTBEAT_SECONDS",
+        ),
+        ({"TRANSFER_JOB_HEARTBEAT_SECONDS": "0"}, "TRANSFER_JOB_HEARTBEAT_SECONDS must be at least 1"),
+        ({"CELERY_QUEUE": "work", "CELERY_BULK_QUEUE": "work"}, "CELERY_BULK_QUEUE must differ"),
+    ],
+)
+def test_job_settings_that_would_fail_live_jobs_or_merge_the_queues_refuse_to_load(env, message):
+    result = import_settings(**env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_bulk_work_is_routed_to_the_bulk_queue_named_in_the_environment():
+    routes = settings_value("s.CELERY_TASK_ROUTES", CELERY_BULK_QUEUE="slow-lane")
+    assert routes["memory.tasks.embed_note_batch"] == {"queue": "slow-lane"}
+    assert "sweep-transfer-jobs" in settings_value("list(s.CELERY_BEAT_SCHEDULE)")

@@ -358,7 +358,7 @@ class OAuthConnection(models.Model):
     token_family = models.UUIDField(null=True, blank=True, unique=True)
     # SHA-256 of the exchanged code: DOT deletes the grant, and a later replay of that code must still
     # find the tokens it produced to revoke them (RFC 6749 §4.1.2).
-    code_digest = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    code_digest = models.CharField(max_length=limits.DIGEST.max_length, blank=True, default="", db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -157,6 +157,8 @@ def sync_subscription(
             "synced_at": now,
         },
     )
+    if chosen is not stripe_subscription and status_rank(stripe_subscription.status) == 0:
+        return f"ignored {stripe_subscription.status} {stripe_subscription.id}: the team pays through {chosen.id}"
     if chosen is not stripe_subscription:
         return (
             f"{plan.code} {chosen.status} from {chosen.id}, kept over {stripe_subscription.id} "

@@ -5,9 +5,14 @@ revoked, another client's token (RFC 7009 §2.1)."""
 from __future__ import annotations
 
 import httpx2
+import pytest
+from oauth2_provider.models import Application
+from oauthlib.common import Request
+from oauthlib.oauth2.rfc6749 import errors
 
 from accounts.models import AuditEvent, OAuthConnection
 from tests.oauth.flow import Authorization, Browser, Site, connect, mcp_status, redirect_params, refresh
+from web.oauth.validator import KnownbaseValidator
 
 
 def test_a_replayed_code_is_refused_and_revokes_the_tokens_issued_from_it(site: Site, cast):
@@ -28,6 +33,20 @@ def test_a_replayed_code_is_refused_and_revokes_the_tokens_issued_from_it(site: 
     assert (event.team_id, event.object_id) == (cast.acme.pk, replayed.public_id)
     # The user's other connection (the first `connect`) is untouched.
     assert OAuthConnection.objects.live().filter(user=cast.member).count() == 1
+
+
+def test_a_code_consumed_by_a_concurrent_exchange_revokes_its_tokens_too(site: Site, cast):
+    # Two exchanges of one code at once both pass validate_code; the second then finds the grant gone
+    # when it invalidates it, and that too is a replay.
+    browser = Browser(site, cast.member.email)
+    authorization = Authorization(site, connect(site, browser).client_id)
+    code = redirect_params(browser.consent(authorization.url()))["code"]
+    tokens = authorization.exchange(code).json()
+    request = Request(f"{site.url}/oauth/token/")
+    request.client = Application.objects.get(client_id=authorization.client_id)
+    with pytest.raises(errors.InvalidGrantError):
+        KnownbaseValidator().invalidate_authorization_code(authorization.client_id, code, request)
+    assert mcp_status(site, tokens["access_token"]) == 401
 
 
 def test_an_unknown_code_revokes_nothing(site: Site, cast):

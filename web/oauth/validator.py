@@ -89,6 +89,16 @@ class KnownbaseValidator(OAuth2Validator):
             store.revoke_replayed_oauth_code(code, client.pk)
         return valid
 
+    def invalidate_authorization_code(
+        self, client_id: str, code: str, request: Request, *args: Any, **kwargs: Any
+    ) -> None:
+        try:
+            super().invalidate_authorization_code(client_id, code, request, *args, **kwargs)
+        except errors.InvalidGrantError:
+            # Two exchanges of one code at once both passed validate_code; the first consumed it.
+            store.revoke_replayed_oauth_code(code, request.client.pk)
+            raise
+
     def _create_authorization_code(
         self, request: Request, code: dict[str, str], expires: datetime | None = None
     ) -> Grant:

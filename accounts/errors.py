@@ -26,6 +26,12 @@ class Forbidden(StoreError):
     code = "forbidden"
 
 
+class InsufficientScope(Forbidden):
+    """An OAuth token without the scope the call needs (RFC 6750 §3.1); details name the scope."""
+
+    code = "insufficient_scope"
+
+
 class InvalidArgument(StoreError):
     code = "invalid_argument"
 
@@ -56,4 +62,8 @@ class Unavailable(StoreError):
 READ_ONLY_MESSAGE = (
     "This credential is read-only (a read-only key or the viewer role): it can call read tools only. "
     "Ask a team owner for a read-write key."
+)
+OAUTH_READ_ONLY_MESSAGE = (
+    "This OAuth token was granted the `read` scope only; this call needs the `write` scope. Connect the "
+    "application again and allow read and write access (a viewer's connection is always read-only)."
 )

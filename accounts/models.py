@@ -324,6 +324,10 @@ def same_resource(a: str, b: str) -> bool:
     )
 
 
+def code_digest(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
 class OAuthConnectionQuerySet(models.QuerySet["OAuthConnection"]):
     def live(self) -> OAuthConnectionQuerySet:
         """Connections whose tokens still work: not revoked, and their refresh-token family still
@@ -352,6 +356,9 @@ class OAuthConnection(models.Model):
     code = models.ForeignKey("oauth2_provider.Grant", on_delete=models.SET_NULL, null=True, related_name="+")
     # Set when the code is exchanged: every later access and refresh token belongs to this family.
     token_family = models.UUIDField(null=True, blank=True, unique=True)
+    # SHA-256 of the exchanged code: DOT deletes the grant, and a later replay of that code must still
+    # find the tokens it produced to revoke them (RFC 6749 §4.1.2).
+    code_digest = models.CharField(max_length=limits.DIGEST.max_length, blank=True, default="", db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -368,7 +375,7 @@ class OAuthConnection(models.Model):
     def bind_token_family(cls, code: str, token_family: uuid.UUID) -> None:
         """Tie the tokens minted for `code` to the connection the consent for that code created."""
         cls.objects.filter(code__code=code, token_family__isnull=True).update(
-            token_family=token_family, code=None
+            token_family=token_family, code=None, code_digest=code_digest(code)
         )
 
     @classmethod

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from accounts.errors import OAUTH_READ_ONLY_MESSAGE, READ_ONLY_MESSAGE, Forbidden, InsufficientScope
 from accounts.limits import CLIENT_NAME
 from accounts.models import (
     API_KEY_PREFIX,
@@ -81,6 +82,13 @@ class Principal:
 
     def may_staff(self, operation: str) -> bool:
         return operation in self.staff_operations
+
+    def write_refusal(self) -> Forbidden:
+        """Why this read-only principal may not write: an OAuth token lacks the `write` scope (the
+        consent granted `read` only), any other credential is a read-only key or a viewer."""
+        if self.auth_method == AuthMethod.OAUTH:
+            return InsufficientScope(OAUTH_READ_ONLY_MESSAGE, scope=OAUTH_WRITE_SCOPE)
+        return Forbidden(READ_ONLY_MESSAGE)
 
     def with_client(self, client_name: str) -> Principal:
         name = client_name.strip()[: CLIENT_NAME.max_length]

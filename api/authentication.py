@@ -16,6 +16,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from edge.challenge import no_credential_challenge
 from edge.plan_rate import with_plan_rate
 from edge.principals import bearer_principal, lazy_user, session_principal
 from memory import inputs
@@ -24,7 +25,6 @@ from memory.store import Principal
 # The client name REST writes are recorded with. Fixed rather than taken from User-Agent: the name
 # is stored on notes, revisions and audit rows, and a header is not screened like an argument.
 CLIENT_NAME = "rest-api"
-BEARER_CHALLENGE = 'Bearer realm="knownbase"'
 
 
 class BearerAuthentication(BaseAuthentication):
@@ -52,7 +52,8 @@ class BearerAuthentication(BaseAuthentication):
         return lazy_user(principal), principal
 
     def authenticate_header(self, request: Request) -> str:
-        return BEARER_CHALLENGE
+        # Any value makes DRF answer 401 rather than 403; api/errors.py writes the header itself.
+        return no_credential_challenge()
 
 
 class SessionCsrfAuthentication(SessionAuthentication):

@@ -22,9 +22,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from api.authentication import BEARER_CHALLENGE
 from api.parsers import BodyTooLarge, TooDeep
 from edge import errors as store_errors
+from edge.challenge import invalid_token_challenge, no_credential_challenge
 from edge.outage import unavailable
 from memory.store import StoreError
 
@@ -88,11 +88,12 @@ def _response_for(exc: Exception) -> Response:
         return error_response("forbidden", _text(exc) or "This credential may not do this.")
     if isinstance(exc, exceptions.NotAuthenticated):
         return error_response(
-            "unauthenticated", NO_CREDENTIAL_MESSAGE, headers={"WWW-Authenticate": BEARER_CHALLENGE}
+            "unauthenticated", NO_CREDENTIAL_MESSAGE, headers={"WWW-Authenticate": no_credential_challenge()}
         )
     if isinstance(exc, exceptions.AuthenticationFailed):
-        challenge = f'{BEARER_CHALLENGE}, error="invalid_token"'
-        return error_response("unauthenticated", _text(exc), headers={"WWW-Authenticate": challenge})
+        return error_response(
+            "unauthenticated", _text(exc), headers={"WWW-Authenticate": invalid_token_challenge()}
+        )
     if isinstance(exc, exceptions.Throttled):
         wait = max(1, int(exc.wait or 1))
         return error_response(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,8 +15,18 @@ from accounts import audit
 from accounts.models import ApiKey, Invitation, Membership, Team, User
 from accounts.principal import Principal
 from billing import caps, clock
-from billing.models import GRACE_STATUSES, PAID_STATUSES, Plan, Status, Subscription
+from billing.models import (
+    GRACE_STATUSES,
+    PAID_STATUSES,
+    KnownSubscription,
+    Plan,
+    Status,
+    Subscription,
+    status_rank,
+)
 from billing.stripe_service import StripeSubscription
+
+log = logging.getLogger(__name__)
 
 
 def _staff_state(before: Subscription | None) -> dict[str, Any]:
@@ -92,43 +104,115 @@ def _audit_stripe_change(
 
 
 @transaction.atomic
-def sync_subscription(team: Team, stripe_subscription: StripeSubscription, now: datetime) -> str:
+def sync_subscription(
+    team: Team,
+    stripe_subscription: StripeSubscription,
+    now: datetime,
+    others: Sequence[StripeSubscription] = (),
+) -> str:
     """Make the team's subscription say what Stripe says, and say what changed.
 
-    A failed payment (past_due, unpaid) starts the grace period once; paying again ends it. Events
-    about a subscription the team has already replaced do not undo the new one."""
+    `others` are Stripe's current views of the team's other subscriptions that were live when last
+    seen. A team should have at most one live subscription; when it has more (two Checkouts paid
+    before the first webhook), the plan follows the best of them, paying over payment-failed over
+    ended, the one already in force on a tie, and each extra live one is reported once (audit row,
+    log, admin). A failed payment (past_due, unpaid) starts the grace period once; paying again ends
+    it."""
     current = Subscription.objects.filter(team=team).first()
+    attached = current.stripe_subscription_id if current is not None else ""
+    candidates = [stripe_subscription, *[o for o in others if o.id != stripe_subscription.id]]
+    for candidate in candidates:
+        _remember(team, candidate, now)
+    chosen = max(candidates, key=lambda sub: (status_rank(sub.status), sub.id == attached))
     if (
-        current is not None
+        chosen is stripe_subscription
+        and current is not None
         and current.is_live
-        and current.stripe_subscription_id != stripe_subscription.id
-        and stripe_subscription.status not in PAID_STATUSES | GRACE_STATUSES
+        and attached != chosen.id
+        and chosen.status not in PAID_STATUSES | GRACE_STATUSES
     ):
-        return f"ignored {stripe_subscription.status} {stripe_subscription.id}: the team pays through {current.stripe_subscription_id}"
-    plan = Plan.for_price(stripe_subscription.price_id)
+        # An ended subscription the team has already replaced (and that Stripe was not asked about).
+        return f"ignored {chosen.status} {chosen.id}: the team pays through {attached}"
+    _report_duplicates(team, chosen, [c for c in candidates if status_rank(c.status) > 0], now)
+    plan = Plan.for_price(chosen.price_id)
     if plan is None:
         raise UnknownPrice(
-            f"Stripe price {stripe_subscription.price_id!r} of {stripe_subscription.id} is no plan's: "
+            f"Stripe price {chosen.price_id!r} of {chosen.id} is no plan's: "
             "set it as a plan's Stripe price id (admin) or STRIPE_PRICE_<CODE>, then reprocess the event."
         )
     grace_end = None
-    if stripe_subscription.status in GRACE_STATUSES:
-        started = current.grace_period_end if current is not None else None
+    if chosen.status in GRACE_STATUSES:
+        started = current.grace_period_end if current is not None and attached == chosen.id else None
         grace_end = started or now + timedelta(days=settings.BILLING_GRACE_PERIOD_DAYS)
     change_plan(
         team,
         plan,
         stripe_state={
-            "status": stripe_subscription.status,
-            "stripe_customer_id": stripe_subscription.customer,
-            "stripe_subscription_id": stripe_subscription.id,
-            "current_period_end": stripe_subscription.current_period_end,
-            "cancel_at_period_end": stripe_subscription.cancel_at_period_end,
+            "status": chosen.status,
+            "stripe_customer_id": chosen.customer,
+            "stripe_subscription_id": chosen.id,
+            "current_period_end": chosen.current_period_end,
+            "cancel_at_period_end": chosen.cancel_at_period_end,
             "grace_period_end": grace_end,
             "synced_at": now,
         },
     )
-    return f"{plan.code} {stripe_subscription.status}"
+    if chosen is not stripe_subscription and status_rank(stripe_subscription.status) == 0:
+        return f"ignored {stripe_subscription.status} {stripe_subscription.id}: the team pays through {chosen.id}"
+    if chosen is not stripe_subscription:
+        return (
+            f"{plan.code} {chosen.status} from {chosen.id}, kept over {stripe_subscription.id} "
+            f"({stripe_subscription.status})"
+        )
+    return f"{plan.code} {chosen.status}"
+
+
+def _remember(team: Team, subscription: StripeSubscription, now: datetime) -> None:
+    KnownSubscription.objects.update_or_create(
+        stripe_subscription_id=subscription.id,
+        defaults={
+            "team": team,
+            "status": subscription.status,
+            "plan": Plan.for_price(subscription.price_id),
+            "synced_at": now,
+        },
+    )
+
+
+def _report_duplicates(
+    team: Team, chosen: StripeSubscription, live: list[StripeSubscription], now: datetime
+) -> None:
+    """More than one live subscription is a second charge: say so (once per subscription that joins
+    them), naming them all and the one the plan follows, so an operator can cancel and refund."""
+    if len(live) < 2:
+        return
+    rows = list(
+        KnownSubscription.objects.select_for_update().filter(stripe_subscription_id__in=[s.id for s in live])
+    )
+    if all(row.duplicate_reported_at is not None for row in rows):
+        return
+    for row in rows:
+        if row.duplicate_reported_at is None:
+            row.duplicate_reported_at = now
+            row.save(update_fields=["duplicate_reported_at"])
+    statuses = {sub.id: sub.status for sub in live}
+    log.warning(
+        "team %s has %d live Stripe subscriptions %s; the plan follows %s: cancel and refund the others",
+        team.slug,
+        len(live),
+        statuses,
+        chosen.id,
+    )
+    audit.record(
+        None,
+        "billing.duplicate_subscription",
+        team_id=team.pk,
+        object_id=team.slug,
+        source="stripe",
+        subscriptions=sorted(statuses),
+        statuses=statuses,
+        kept=chosen.id,
+    )
 
 
 class UnknownPrice(Exception):

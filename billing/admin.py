@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from billing import actions, webhooks
-from billing.models import Plan, StripeEvent, Subscription
+from billing.models import KnownSubscription, PendingCheckout, Plan, StripeEvent, Subscription
 
 
 @admin.register(Plan)
@@ -69,3 +69,32 @@ class StripeEventAdmin(admin.ModelAdmin[StripeEvent]):
             except Exception:  # recorded on the row by the wrapper
                 failed += 1
         self.message_user(request, f"{done} applied, {failed} failed again.", messages.INFO)
+
+
+class StripeRecordAdmin(admin.ModelAdmin[Any]):
+    """Rows that mirror Stripe: read them, never add or edit them here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PendingCheckout)
+class PendingCheckoutAdmin(StripeRecordAdmin):
+    list_display = ["session_id", "team", "plan", "created_at", "expires_at", "closed_at", "outcome"]
+    list_filter = ["outcome", "plan"]
+    search_fields = ["session_id", "team__slug"]
+
+
+@admin.register(KnownSubscription)
+class KnownSubscriptionAdmin(StripeRecordAdmin):
+    """Every Stripe subscription seen per team; "reported as duplicate" marks a team charged twice."""
+
+    list_display = ["stripe_subscription_id", "team", "plan", "status", "duplicate_reported_at", "synced_at"]
+    list_filter = ["status", ("duplicate_reported_at", admin.EmptyFieldListFilter)]
+    search_fields = ["stripe_subscription_id", "team__slug"]

@@ -13,3 +13,5 @@ STRIPE_EVENT_TYPE = TextInput(100)
 STRIPE_EVENT_OUTCOME = TextInput(200)
 # The failure a handler raised, as recorded with the event.
 STRIPE_EVENT_ERROR = TextInput(2_000)
+# A Checkout Session's page URL as Stripe returns it (several hundred characters with its fragment).
+CHECKOUT_URL = TextInput(2_000)

@@ -171,6 +171,79 @@ class Subscription(models.Model):
         return bool(self.stripe_subscription_id) and self.status in PAID_STATUSES | GRACE_STATUSES
 
 
+# A live subscription's statuses, best first: the plan follows a paying subscription over one whose
+# payment failed, and either over one that has ended.
+STATUS_RANK: dict[str, int] = {
+    **{str(status): 2 for status in PAID_STATUSES},
+    **{str(status): 1 for status in GRACE_STATUSES},
+}
+
+
+def status_rank(status: str) -> int:
+    return STATUS_RANK.get(status, 0)
+
+
+class PendingCheckoutQuerySet(models.QuerySet["PendingCheckout"]):
+    def open(self, now: datetime | None = None) -> PendingCheckoutQuerySet:
+        """Sessions the buyer may still complete: not closed by an event and not past Stripe's expiry."""
+        return self.filter(closed_at__isnull=True, expires_at__gt=now or clock.now())
+
+
+class PendingCheckout(models.Model):
+    """A Stripe Checkout Session opened for a team that no event has closed yet.
+
+    While one is open a second Checkout is not opened (the same plan's session is handed out again,
+    another plan is refused): two sessions paid before the first webhook would give the team two
+    live subscriptions. checkout.session.completed and .expired close it; Stripe's expiry ends it too."""
+
+    class Outcome(models.TextChoices):
+        COMPLETED = "completed"
+        EXPIRED = "expired"
+
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="+")
+    session_id = models.CharField(max_length=limits.STRIPE_ID.max_length, unique=True)
+    url = models.TextField(max_length=limits.CHECKOUT_URL.max_length)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(help_text="Stripe's expiry of the session.")
+    closed_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True)
+
+    objects = PendingCheckoutQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["team", "closed_at"], name="pending_checkout_team_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} ({self.outcome or 'open'})"
+
+
+class KnownSubscription(models.Model):
+    """Every Stripe subscription seen for a team, with its last known status: the team's Subscription
+    row follows the best of them (STATUS_RANK), and more than one live is reported."""
+
+    team = models.ForeignKey("accounts.Team", on_delete=models.CASCADE, related_name="+")
+    stripe_subscription_id = models.CharField(max_length=limits.STRIPE_ID.max_length, unique=True)
+    status = models.CharField(max_length=20, choices=Status.choices)
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    first_seen_at = models.DateTimeField(default=timezone.now)
+    synced_at = models.DateTimeField(default=timezone.now)
+    duplicate_reported_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it was reported as a second live subscription of the team."
+    )
+
+    class Meta:
+        ordering = ["-first_seen_at"]
+
+    def __str__(self) -> str:
+        return f"{self.stripe_subscription_id} ({self.status})"
+
+    @property
+    def rank(self) -> int:
+        return status_rank(self.status)
+
+
 class StripeEvent(models.Model):
     """Each Stripe webhook event, stored once (Stripe redelivers) and applied by a task."""
 

@@ -42,8 +42,21 @@ def client() -> stripe.StripeClient:
     )
 
 
+@dataclass(frozen=True)
+class CheckoutSession:
+    id: str
+    url: str
+    expires_at: datetime
+
+
 def checkout_url(team: Team, plan: Plan, *, customer_id: str = "", email: str = "") -> str:
-    """A Checkout Session selling `plan` to `team`; returns the page to send the buyer to.
+    """The page of a new Checkout Session selling `plan` to `team` (see open_checkout)."""
+    return open_checkout(team, plan, customer_id=customer_id, email=email).url
+
+
+def open_checkout(team: Team, plan: Plan, *, customer_id: str = "", email: str = "") -> CheckoutSession:
+    """A Checkout Session selling `plan` to `team`: its id, the page to send the buyer to, and when
+    Stripe expires it.
 
     The team is named by its opaque id in client_reference_id and in the subscription's metadata,
     so every later event (whatever order it arrives in) leads back to the team."""
@@ -62,7 +75,9 @@ def checkout_url(team: Team, plan: Plan, *, customer_id: str = "", email: str = 
     elif email:
         params["customer_email"] = email
     session = client().v1.checkout.sessions.create(params=params)
-    return str(session.url)
+    return CheckoutSession(
+        id=str(session.id), url=str(session.url), expires_at=from_timestamp(session.expires_at)
+    )
 
 
 def portal_url(customer_id: str) -> str:

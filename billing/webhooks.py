@@ -23,7 +23,14 @@ from accounts import audit
 from accounts.limits import AUDIT_OBJECT_ID
 from accounts.models import Team
 from billing import actions, clock, limits, stripe_service
-from billing.models import StripeEvent, Subscription
+from billing.models import (
+    GRACE_STATUSES,
+    PAID_STATUSES,
+    KnownSubscription,
+    PendingCheckout,
+    StripeEvent,
+    Subscription,
+)
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +125,23 @@ def _sync(team: Team, subscription_id: str) -> Outcome:
     # read (the newer state) is the one that stays.
     Team.objects.select_for_update().filter(pk=team.pk).first()
     current = stripe_service.retrieve_subscription(subscription_id)
-    return Outcome(StripeEvent.State.PROCESSED, actions.sync_subscription(team, current, clock.now()), team)
+    # The team's other subscriptions that were live when last seen are read again too, so the plan
+    # follows whichever of them pays now (there should be one; billing.actions reports any more).
+    others = [
+        stripe_service.retrieve_subscription(other)
+        for other in sorted(_live_subscription_ids(team) - {subscription_id})
+    ]
+    outcome = actions.sync_subscription(team, current, clock.now(), others)
+    return Outcome(StripeEvent.State.PROCESSED, outcome, team)
+
+
+def _live_subscription_ids(team: Team) -> set[str]:
+    known = KnownSubscription.objects.filter(team=team, status__in=PAID_STATUSES | GRACE_STATUSES)
+    ids = set(known.values_list("stripe_subscription_id", flat=True))
+    attached = Subscription.objects.filter(team=team).first()
+    if attached is not None and attached.is_live:
+        ids.add(attached.stripe_subscription_id)
+    return ids
 
 
 def _team_for(subscription_id: str, customer_id: str, team_ref: str) -> Team | None:
@@ -127,10 +150,29 @@ def _team_for(subscription_id: str, customer_id: str, team_ref: str) -> Team | N
     tracked = Subscription.objects.for_stripe(subscription_id, customer_id).select_related("team").first()
     if tracked is not None:
         return tracked.team
+    known = KnownSubscription.objects.filter(stripe_subscription_id=subscription_id).select_related("team")
+    if subscription_id and (seen := known.first()) is not None:
+        return seen.team
     return Team.objects.filter(public_id=team_ref).first() if team_ref else None
 
 
+def _close_checkout(session: Mapping[str, Any], outcome: str) -> None:
+    session_id = str(session.get("id") or "")
+    if session_id:
+        PendingCheckout.objects.filter(session_id=session_id, closed_at__isnull=True).update(
+            closed_at=clock.now(), outcome=outcome
+        )
+
+
+def on_checkout_expired(event: StripeEvent, session: Mapping[str, Any]) -> Outcome:
+    _close_checkout(session, PendingCheckout.Outcome.EXPIRED)
+    reference = str(session.get("client_reference_id") or "")
+    team = Team.objects.filter(public_id=reference).first() if reference else None
+    return Outcome(StripeEvent.State.PROCESSED, f"checkout {session.get('id')} expired", team)
+
+
 def on_checkout_completed(event: StripeEvent, session: Mapping[str, Any]) -> Outcome:
+    _close_checkout(session, PendingCheckout.Outcome.COMPLETED)
     if session.get("mode") != "subscription":
         return ignored(f"checkout in {session.get('mode')} mode")
     reference = str(session.get("client_reference_id") or "")
@@ -186,6 +228,7 @@ def on_invoice_event(event: StripeEvent, invoice: Mapping[str, Any]) -> Outcome:
 
 HANDLERS: dict[str, Callable[[StripeEvent, Mapping[str, Any]], Outcome]] = {
     "checkout.session.completed": on_checkout_completed,
+    "checkout.session.expired": on_checkout_expired,
     "customer.subscription.created": on_subscription_event,
     "customer.subscription.updated": on_subscription_event,
     "customer.subscription.deleted": on_subscription_event,

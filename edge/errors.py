@@ -10,6 +10,7 @@ from django.http import Http404
 
 from accounts.errors import (
     Forbidden,
+    InsufficientScope,
     InvalidArgument,
     NotFound,
     PlanLimit,
@@ -19,11 +20,13 @@ from accounts.errors import (
     Unavailable,
     VersionConflict,
 )
+from edge.challenge import insufficient_scope_challenge
 
 STATUS: dict[type[StoreError], int] = {
     InvalidArgument: 400,
     PlanLimit: 402,  # Payment Required: the plan, not the person, is what stands in the way
     Forbidden: 403,
+    InsufficientScope: 403,  # a Forbidden whose challenge names the missing OAuth scope
     NotFound: 404,
     VersionConflict: 409,
     Screened: 422,
@@ -53,7 +56,9 @@ def error_body(error: StoreError) -> dict[str, Any]:
 
 
 def error_headers(error: StoreError) -> dict[str, str]:
-    """Headers the status needs: when to retry a rate-limited request."""
+    """Headers the status needs: when to retry a rate-limited request, which scope a token lacks."""
+    if isinstance(error, InsufficientScope):
+        return {"WWW-Authenticate": insufficient_scope_challenge(str(error.details.get("scope", "")))}
     if isinstance(error, RateLimited) and "retry_after" in error.details:
         return {"Retry-After": str(error.details["retry_after"])}
     if isinstance(error, Unavailable):

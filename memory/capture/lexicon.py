@@ -112,3 +112,20 @@ ANTONYMS: frozenset[frozenset[str]] = frozenset(
     if len(pair.split()) == 2
 )
 NEGATING_PREFIXES = ("un", "in", "im", "non-", "non", "dis", "ir", "il")
+
+# Labels a writer puts before a statement ("Note: …", "FYI - …"); they never change what it says, so
+# remember's duplicate lock and check read the statement without them (memory/capture/remembering.py).
+STATEMENT_LABELS = (
+    "note",
+    "nb",
+    "n.b.",
+    "fyi",
+    "decision",
+    "important",
+    "reminder",
+    "update",
+    "info",
+    "tip",
+    "heads up",
+    "heads-up",
+)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,6 +15,7 @@ from django.db.models.functions import Upper
 
 from accounts.errors import NotFound
 from accounts.principal import Principal
+from memory.capture import lexicon
 from memory.capture.judgement import Judgement, Relation, judge
 from memory.models import Note, NoteStatus, NoteType, Project
 from memory.notes.lifecycle import Memory, content_hash, create_note, edit_note, note_dict
@@ -100,26 +103,56 @@ def resolve_supersedes(principal: Principal, project: Project, ids: list[str]) -
     return [found[i] for i in ids]
 
 
+_LEADING_LABEL = re.compile(
+    r"^\s*(?:"
+    + "|".join(re.escape(label) for label in lexicon.STATEMENT_LABELS)
+    + r")\s*[:\-\u2013\u2014]\s*"
+)
+
+
+def statement_key(text: str) -> str:
+    """The statement with what does not change its meaning folded away: compatibility forms, case,
+    leading labels ("Note:", "FYI:", "Decision:") and punctuation (a trailing "!", quotes, commas).
+
+    Symbols (< > = + % $) and a minus before a digit stay: "a < b" and "a > b" are different facts.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    while (labelled := _LEADING_LABEL.match(folded)) is not None:
+        folded = folded[labelled.end() :]
+    kept = [
+        " " if unicodedata.category(ch).startswith("P") and not _minus_sign(folded, i) else ch
+        for i, ch in enumerate(folded)
+    ]
+    return " ".join("".join(kept).split())
+
+
+def _minus_sign(text: str, i: int) -> bool:
+    return (
+        text[i] == "-" and i + 1 < len(text) and text[i + 1].isdigit() and (i == 0 or text[i - 1].isspace())
+    )
+
+
 def lock_statements(project: Project, contents: Iterable[str]) -> None:
     """Hold, until the transaction ends, the right to judge and store these statements in `project`.
 
-    Without it two callers remembering one text at once both find no duplicate and both insert. The
-    lock is per project and content hash, so unrelated writes never wait on each other. A caller that
-    stores several statements takes all its locks up front, in one order, before it writes anything:
-    every note write also takes the project row's lock (the change-sequence trigger), and a statement
-    lock requested after that could complete a cycle with a remember holding it.
+    Without it two callers remembering one statement at once both find no duplicate and both insert.
+    The lock is per project and normalised statement (statement_key), so spellings of one statement
+    that differ only in case, punctuation or a leading label wait for each other, and unrelated writes
+    never do. A caller that stores several statements takes all its locks up front, in one order,
+    before it writes anything: every note write also takes the project row's lock (the change-sequence
+    trigger), and a statement lock requested after that could complete a cycle with a remember holding it.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("lock_statements needs a transaction: the lock is released at its end")
-    keys = sorted({_statement_lock_key(project.pk, content_hash(content)) for content in contents})
+    keys = sorted({_statement_lock_key(project.pk, statement_key(content)) for content in contents})
     with connection.cursor() as cursor:
         for key in keys:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
-def _statement_lock_key(project_pk: int, digest: str) -> int:
+def _statement_lock_key(project_pk: int, statement: str) -> int:
     # A collision of two 64-bit keys costs only an unneeded wait, never a wrong answer.
-    raw = hashlib.sha256(f"knownbase.remember:{project_pk}:{digest}".encode()).digest()
+    raw = hashlib.sha256(f"knownbase.remember:{project_pk}:{statement}".encode()).digest()
     return int.from_bytes(raw[:8], "big", signed=True)
 
 
@@ -154,6 +187,12 @@ def remember(
         cosines = (
             candidate_cosines(found, embedding_text(memory.title, memory.content)) if vectors_work else {}
         )
+        # The lock above is keyed on the normalised statement, so a racing variant stored before us is
+        # visible here: one that says exactly this, up to case, punctuation and labels, is this note.
+        statement = statement_key(memory.content)
+        for note in found:
+            if statement_key(note.body) == statement:
+                return _duplicate(note)
         judged = [
             (note, judge(memory.content, note.body, cosines.get(note.pk), same_type=note.type == memory.type))
             for note in found

@@ -29,7 +29,8 @@ each operation lives in the module of its resource:
   leave_team, revoke_invitation
 - connections: OAuth connected apps (list_connections, revoke_connection), the consent page
   (consent_choices, find_oauth_client, connect_oauth_client), the token exchange
-  (bind_oauth_token_family, no Principal: the client authenticates, not a person) and client
+  (bind_oauth_token_family and revoke_replayed_oauth_code, no Principal: the client authenticates,
+  not a person), the revocation endpoint (oauth_token_of_another_client, likewise) and client
   names (screen_client_name)
 - staff: delete_project (staff from the admin only)
 - downloads: download_export, the file behind an export link (no Principal: the link names the
@@ -97,7 +98,9 @@ from memory.store.connections import (
     consent_choices,
     find_oauth_client,
     list_connections,
+    oauth_token_of_another_client,
     revoke_connection,
+    revoke_replayed_oauth_code,
     screen_client_name,
 )
 from memory.store.details import get_note_details
@@ -227,6 +230,7 @@ __all__ = [
     "list_screening_rules",
     "list_teams",
     "mark_email_verified",
+    "oauth_token_of_another_client",
     "open_billing_portal",
     "patch_note",
     "principal_for_account",
@@ -249,6 +253,7 @@ __all__ = [
     "revoke_api_key",
     "revoke_connection",
     "revoke_invitation",
+    "revoke_replayed_oauth_code",
     "same_resource",
     "screen_client_name",
     "search_notes",

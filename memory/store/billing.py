@@ -13,9 +13,10 @@ import stripe
 from django.db import transaction
 
 from accounts.errors import Forbidden, InvalidArgument, Unavailable
+from accounts.models import Team
 from accounts.principal import Principal
 from billing import stripe_service, webhooks
-from billing.models import Plan, Subscription
+from billing.models import PendingCheckout, Plan, Subscription
 from billing.tasks import process_stripe_event
 from memory import registry, usage, validation
 from memory.shapes import results_accounts
@@ -73,7 +74,11 @@ def _require_buyer(principal: Principal) -> None:
 @registry.write
 def start_checkout(principal: Principal, plan: str) -> results_accounts.StripeRedirect:
     """A Stripe Checkout URL for `plan` (owners and admins). Refused when Stripe is not set up, the
-    plan is not sold, or the team already pays through Stripe (it changes plan in the portal)."""
+    plan is not sold, or the team already pays through Stripe (it changes plan in the portal).
+
+    At most one Checkout is open per team: while one is (until Stripe's event closes it or it
+    expires), asking for the same plan hands out that session again and another plan is refused, so
+    two sessions can never both be paid."""
     _require_buyer(principal)
     if not stripe_service.configured():
         raise InvalidArgument("Upgrades are off: this server has no Stripe keys.")
@@ -82,11 +87,21 @@ def start_checkout(principal: Principal, plan: str) -> results_accounts.StripeRe
     if chosen is None or not chosen.price_id:
         raise InvalidArgument("That plan cannot be bought here.")
     team = team_of(principal)
+    # One checkout decision at a time per team: two owners clicking at once meet the same pending row.
+    Team.objects.select_for_update().filter(pk=team.pk).first()
     subscription = Subscription.objects.filter(team=team).first()
     if subscription is not None and subscription.is_live:
         raise InvalidArgument("This team already pays through Stripe: change its plan in Manage billing.")
+    pending = PendingCheckout.objects.open().filter(team=team).select_related("plan").first()
+    if pending is not None:
+        if pending.plan_id == chosen.pk:
+            return {"url": pending.url}
+        raise InvalidArgument(
+            f"A checkout for the {pending.plan.name} plan is already open for this team (until "
+            f"{pending.expires_at:%Y-%m-%d %H:%M} UTC): finish or cancel it there before choosing another plan."
+        )
     try:
-        url = stripe_service.checkout_url(
+        session = stripe_service.open_checkout(
             team,
             chosen,
             customer_id=subscription.stripe_customer_id if subscription is not None else "",
@@ -97,7 +112,10 @@ def start_checkout(principal: Principal, plan: str) -> results_accounts.StripeRe
         raise StripeUnavailable(
             "Stripe did not open a checkout; nothing was charged. Try again shortly."
         ) from None
-    return {"url": url}
+    PendingCheckout.objects.create(
+        team=team, plan=chosen, session_id=session.id, url=session.url, expires_at=session.expires_at
+    )
+    return {"url": session.url}
 
 
 @registry.write

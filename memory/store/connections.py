@@ -151,6 +151,23 @@ def bind_oauth_token_family(code: str, token_family: uuid.UUID) -> None:
     OAuthConnection.bind_token_family(code, token_family)
 
 
+def revoke_replayed_oauth_code(code: str, application_id: int) -> bool:
+    """An authorization code was presented again after its exchange: revoke every token issued from
+    it and end its connection (RFC 6749 §4.1.2); True when there were such tokens.
+
+    It takes no Principal for the same reason as bind_oauth_token_family: the token endpoint knows
+    only the client, and here the caller is likely not even that client."""
+    return oauth.revoke_replayed_code(code, application_id)
+
+
+def oauth_token_of_another_client(token: str, application_id: int) -> bool:
+    """Whether `token` is a live access or refresh token issued to a client other than
+    `application_id`: a revocation request for it is refused (RFC 7009 §2.1), not answered as done.
+
+    It takes no Principal: the revocation endpoint authenticates the client, not a person."""
+    return oauth.token_of_another_client(token, application_id)
+
+
 @registry.write
 def screen_client_name(principal: Principal, client_name: str) -> results_accounts.ClientNameScreened:
     """Refuse an OAuth client name (a registration's client_name, an admin's application name) that

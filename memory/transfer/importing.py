@@ -17,7 +17,7 @@ from typing import Any, Literal, NoReturn, TypeVar, overload
 from django.db import IntegrityError, transaction
 
 from accounts import audit
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument
+from accounts.errors import Forbidden, InvalidArgument
 from accounts.models import Membership, Team
 from accounts.principal import Principal
 from billing.models import Plan
@@ -360,7 +360,7 @@ def import_document(
     if principal.project_id is not None:
         raise Forbidden("This key is scoped to one project and cannot create projects. Use a team-wide key.")
     if not principal.can_write:
-        raise Forbidden(READ_ONLY_MESSAGE)
+        raise principal.write_refusal()
     parsed = _parse_document(document, slug, name)
     live = sum(1 for note in parsed.notes if note.deleted_at is None)
     taken = InvalidArgument(

@@ -21,7 +21,8 @@ from tests.api.conftest import Api
 def test_no_credential_is_401_with_a_bearer_challenge(api):
     answer = api.as_(None).get("/projects")
     assert answer.status == 401 and answer.error["code"] == "unauthenticated"
-    assert answer.headers["WWW-Authenticate"] == 'Bearer realm="knownbase"'
+    challenge = answer.headers["WWW-Authenticate"]
+    assert challenge.startswith('Bearer realm="knownbase", resource_metadata="') and "error=" not in challenge
 
 
 @pytest.mark.parametrize(

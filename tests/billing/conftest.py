@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from billing import clock, stripe_service
-from tests.billing.fake_stripe import PRICES, START, WEBHOOK_SECRET, FakeStripe
+from tests.billing.fake_stripe import PRICES, START, WEBHOOK_SECRET, FakeStripe, post_event
 
 
 class Clock:
@@ -39,3 +40,14 @@ def fake_stripe(settings: Any, monkeypatch: pytest.MonkeyPatch) -> FakeStripe:
     fake = FakeStripe()
     monkeypatch.setattr(stripe_service, "HTTP_CLIENT", fake)
     return fake
+
+
+@pytest.fixture
+def deliver(client: Any, django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
+    """POST an event and run what the endpoint queued after commit (the task, in-process)."""
+
+    def send(event: Mapping[str, Any], **signature: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return post_event(client, event, **signature)
+
+    return send

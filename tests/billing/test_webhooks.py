@@ -12,18 +12,7 @@ from accounts.models import AuditEvent
 from billing import stripe_service, webhooks
 from billing.models import Plan, StripeEvent, Subscription
 from billing.standing import subscription_state
-from tests.billing.fake_stripe import PRICES, post_event, signed
-
-
-@pytest.fixture
-def deliver(client, django_capture_on_commit_callbacks):
-    """POST an event and run what the endpoint queued after commit (the task, in-process)."""
-
-    def send(event, **signature):
-        with django_capture_on_commit_callbacks(execute=True):
-            return post_event(client, event, **signature)
-
-    return send
+from tests.billing.fake_stripe import PRICES, signed
 
 
 def checkout(fake, team, plan="pro", status="active"):

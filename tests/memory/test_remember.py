@@ -271,3 +271,18 @@ def test_a_paraphrase_is_a_duplicate_when_the_note_is_embedded(cast):
 def test_a_paraphrase_of_a_note_not_yet_embedded_is_stored(cast):
     remember(cast, "The ingestion service is written in Go.")
     assert remember(cast, "The ingestion service is implemented in Go.")["status"] == "created"
+
+
+def test_the_statement_key_folds_case_punctuation_and_labels_but_not_symbols():
+    from memory.capture.remembering import statement_key
+
+    fact = "statement keys fold trivial variants"
+    for variant in (
+        "Statement keys fold trivial variants!",
+        "Note: " + fact,
+        "FYI - Decision: " + fact + ".",
+    ):
+        assert statement_key(variant) == fact
+    assert statement_key("a < b") != statement_key("a > b")
+    assert statement_key("retries = -1") != statement_key("retries = 1")
+    assert statement_key("Notebooks are slow") == "notebooks are slow"  # a label only before its colon

@@ -144,7 +144,7 @@ class Authorization:
             "client_id": self.client_id,
             "redirect_uri": self.redirect_uri,
             "state": self.state,
-            "scope": "read",
+            "scope": "read write",  # what an MCP client asks after discovery (the 401 names both)
             "code_challenge": self.pkce.code_challenge,
             "code_challenge_method": "S256",
             "resource": self.site.mcp,

@@ -56,7 +56,7 @@ def test_a_viewer_connection_is_read_only_whatever_was_chosen(site: Site, cast):
     error = McpCaller(site.mcp).error(
         connected.access_token, "remember", {"project": "payments", "content": "x y"}
     )
-    assert error["code"] == "forbidden"
+    assert error["code"] == "insufficient_scope" and "viewer" in error["message"]
 
 
 def test_deny_sends_access_denied_back_and_connects_nothing(site: Site, cast):

@@ -25,7 +25,7 @@ def test_the_resource_metadata_names_this_server_as_the_authorization_server(sit
     metadata = httpx2.get(f"{site.url}/.well-known/oauth-protected-resource/mcp").json()
     assert metadata["resource"] == site.mcp
     assert metadata["authorization_servers"] == [site.url]
-    assert metadata["scopes_supported"] == ["read"]
+    assert metadata["scopes_supported"] == ["read", "write"]
 
 
 def test_the_authorization_server_metadata(site: Site):

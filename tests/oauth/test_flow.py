@@ -149,7 +149,7 @@ def test_read_only_grant_then_refresh_rotation_and_reuse_revokes_the_family(site
 
     listed, refused = anyio.run(first_hour)
     assert [p["slug"] for p in listed.structured_content["projects"]] == ["payments", "website"]
-    assert refused.is_error and refused.structured_content["error"]["code"] == "forbidden"
+    assert refused.is_error and refused.structured_content["error"]["code"] == "insufficient_scope"
     assert agent.storage.tokens is not None and agent.storage.tokens.scope == "read"
     first = agent.storage.tokens
 

@@ -38,6 +38,12 @@ class ConsentForm(AllowForm):
         ]
         if len(self.teams) == 1:
             self.fields["team"].initial = self.teams[0]["slug"]
+        # The scope the client asked for (DOT's hidden field: from the authorization request on GET,
+        # posted back with the answer). The user may grant less, never more.
+        asked = str(self.data.get("scope") or self.initial.get("scope") or "").split()
+        self.write_requested = OAUTH_WRITE_SCOPE in asked
+        if not self.write_requested:
+            self.fields["access"].initial = READ_ONLY
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean()
@@ -54,7 +60,9 @@ class ConsentForm(AllowForm):
                 self.add_error("project", "Choose a project of that team, or all projects.")
                 return cleaned
             project_id = match[0]["id"]
-        read_only = cleaned.get("access") != READ_WRITE or team["role"] == Role.VIEWER
+        read_only = (
+            cleaned.get("access") != READ_WRITE or team["role"] == Role.VIEWER or not self.write_requested
+        )
         cleaned["consent"] = {"team_id": team["id"], "project_id": project_id, "read_only": read_only}
         # The token's scope says what was granted; the principal applies the same choice.
         cleaned["scope"] = OAUTH_READ_SCOPE if read_only else f"{OAUTH_READ_SCOPE} {OAUTH_WRITE_SCOPE}"

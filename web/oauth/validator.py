@@ -62,12 +62,42 @@ class KnownbaseServer(Server):
         self.auth_grant._code_challenge_methods = {"S256": code_challenge_method_s256}
         self.auth_grant.custom_validators.pre_auth.append(bind_to_mcp)
 
+    def validate_revocation_request(self, request: Request) -> None:
+        """oauthlib's checks, then RFC 7009 §2.1: the token must have been issued to the client asking.
+        DOT revokes nothing for another client's token but answers 200 as if it had; we refuse."""
+        super().validate_revocation_request(request)
+        client = getattr(request, "client", None)
+        if client is not None and store.oauth_token_of_another_client(str(request.token), client.pk):
+            raise errors.UnauthorizedClientError(
+                description="This token was not issued to this client; nothing was revoked.", request=request
+            )
+
 
 class KnownbaseValidator(OAuth2Validator):
     def validate_redirect_uri(
         self, client_id: str, redirect_uri: str, request: Request, *args: Any, **kwargs: Any
     ) -> bool:
         return redirect_uri_allowed(redirect_uri, request.client.redirect_uris.split())
+
+    def validate_code(
+        self, client_id: str, code: str, client: Any, request: Request, *args: Any, **kwargs: Any
+    ) -> bool:
+        valid: bool = super().validate_code(client_id, code, client, request, *args, **kwargs)
+        if not valid:
+            # RFC 6749 §4.1.2: a code used twice revokes the tokens issued from it (DOT only refuses
+            # the second use). A code that never was, or expired unused, finds nothing to revoke.
+            store.revoke_replayed_oauth_code(code, client.pk)
+        return valid
+
+    def invalidate_authorization_code(
+        self, client_id: str, code: str, request: Request, *args: Any, **kwargs: Any
+    ) -> None:
+        try:
+            super().invalidate_authorization_code(client_id, code, request, *args, **kwargs)
+        except errors.InvalidGrantError:
+            # Two exchanges of one code at once both passed validate_code; the first consumed it.
+            store.revoke_replayed_oauth_code(code, request.client.pk)
+            raise
 
     def _create_authorization_code(
         self, request: Request, code: dict[str, str], expires: datetime | None = None

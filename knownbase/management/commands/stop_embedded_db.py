@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from knownbase import embedded_db
 
@@ -10,5 +10,8 @@ class Command(BaseCommand):
     help = "Stop the embedded PostgreSQL server of KNOWNBASE_DATA_DIR, if one runs."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        stopped = embedded_db.stop(str(settings.KNOWNBASE_DATA_DIR))
-        self.stdout.write("stopped" if stopped else "not running")
+        outcome = embedded_db.stop(str(settings.KNOWNBASE_DATA_DIR))
+        if outcome.running_after:
+            # A non-zero exit, so `make db-stop` (and `make clean` after it) fail loudly.
+            raise CommandError(outcome.message)
+        self.stdout.write(outcome.message)

@@ -28,7 +28,9 @@ def needs_embedding(note: Note, model_id: str) -> bool:
 MAX_RETRIES = 8
 
 
-@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+# when_unqueued (knownbase.celery.ResilientTask): with no broker, slow work runs in a background
+# thread of the process that asked, not in its request.
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, when_unqueued="thread")
 def embed_note(self: Task, note_pk: int) -> str:
     try:
         return embed_notes([note_pk])
@@ -64,7 +66,7 @@ def embed_notes(note_pks: list[int]) -> str:
     return f"embedded {len(notes)}"
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, when_unqueued="thread")
 def backfill_missing(batch_size: int = 64) -> str:
     """Embed every note lacking a vector of the current model (run when a worker starts, so a change
     of provider re-embeds in the background)."""
@@ -86,7 +88,7 @@ def flush_reinforcement() -> int:
     return reinforcement.flush()
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, when_unqueued="thread")
 def run_transfer_job(job_pk: int) -> str:
     """Run a queued export or import (memory.transfer.jobs); it ends succeeded or failed, never stuck."""
     return jobs.run(job_pk, import_project=store.import_project)

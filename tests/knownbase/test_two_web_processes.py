@@ -10,26 +10,20 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 import redis
-from django.db import connection
 
 from memory import store
 from memory.models import Note
-from tests.live_mcp import McpCaller, free_port
+from tests.live_mcp import McpCaller
+from tests.web_process import web_processes
 
-ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = "redis://127.0.0.1:6379/13"
 pytestmark = [pytest.mark.live_server, pytest.mark.slow]  # two uvicorn processes
 ANONYMOUS_LIMIT = 4  # /api requests a minute without a credential, per client address
@@ -42,63 +36,22 @@ class Pair:
     b: str
 
 
-def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 45.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the web process at {base} exited with {process.returncode}")
-        try:
-            if httpx2.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx2.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"the web process at {base} did not become ready")
-
-
 @pytest.fixture(scope="module")
 def web(django_db_setup: None, django_db_blocker: Any) -> Iterator[Pair]:
     redis.Redis.from_url(REDIS_URL).ping()
-    ports = free_port(), free_port()
-    bases = [f"http://127.0.0.1:{port}" for port in ports]
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(
-        KNOWNBASE_DB_NAME=connection.settings_dict["NAME"],
-        REDIS_URL=REDIS_URL,
-        CELERY_QUEUE=f"knownbase-two-web-{os.getpid()}",
-        SECRET_KEY=secrets.token_urlsafe(48),  # one key for both, none from the data folder
-        SITE_URL=bases[0],
-        DEBUG="false",
-        EMBEDDINGS_PROVIDER="none",  # keyword search only: no model to load, no embedding tasks
-        API_ANONYMOUS_PER_IP_PER_MINUTE=str(ANONYMOUS_LIMIT),
-        TRUSTED_PROXY_COUNT="1",  # as behind the balancer; lets each test be its own client address
-        LOG_LEVEL="WARNING",
-    )
-    if "DATABASE_URL" in env:
-        env["DATABASE_URL"] = f"{env['DATABASE_URL'].rsplit('/', 1)[0]}/{connection.settings_dict['NAME']}"
-    command = [sys.executable, "-m", "uvicorn", "knownbase.asgi:application", "--host", "127.0.0.1",
-               "--lifespan", "on", "--log-level", "warning", "--no-access-log"]  # fmt: skip
-    processes = [
-        subprocess.Popen(
-            [*command, "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        for port in ports
-    ]
+    queue = f"knownbase-two-web-{os.getpid()}"
     try:
-        for base, process in zip(bases, processes, strict=True):
-            _wait_ready(base, process)
-        yield Pair(*bases)
+        with web_processes(
+            2,
+            REDIS_URL=REDIS_URL,
+            CELERY_QUEUE=queue,
+            EMBEDDINGS_PROVIDER="none",  # keyword search only: no model to load, no embedding tasks
+            API_ANONYMOUS_PER_IP_PER_MINUTE=str(ANONYMOUS_LIMIT),
+            TRUSTED_PROXY_COUNT="1",  # as behind the balancer; lets each test be its own client address
+        ) as bases:
+            yield Pair(*bases)
     finally:
-        for process in processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in processes:
-            process.wait(timeout=20)
-        redis.Redis.from_url(REDIS_URL).delete(env["CELERY_QUEUE"])
+        redis.Redis.from_url(REDIS_URL).delete(queue)
 
 
 @pytest.fixture

@@ -131,3 +131,14 @@ def _fresh_query_vectors() -> Iterator[None]:
     recent_vectors.clear()
     yield
     recent_vectors.clear()
+
+
+@pytest.fixture(autouse=True)
+def _redis_breaker_closed() -> Iterator[None]:
+    # A test that breaks Redis (or the broker) opens the process-wide breaker; the next test must
+    # find Redis tried again, not skipped.
+    from knownbase import breaker
+
+    breaker.redis.reset()
+    yield
+    breaker.redis.reset()

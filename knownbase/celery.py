@@ -35,7 +35,7 @@ _executor_lock = threading.Lock()
 _pending: set[Future[Any]] = set()
 
 
-class ResilientTask(Task):  # type: ignore[misc]
+class ResilientTask(Task):
     """A task whose `delay`/`apply_async` never fails for want of a broker: when Redis is
     unreachable (or the breaker is open after it was), the task runs in this process instead.
 

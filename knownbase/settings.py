@@ -170,6 +170,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis: Celery broker and cache. Without it, tasks run eagerly in-process and the cache is local.
 REDIS_URL = env_url("REDIS_URL", schemes=("redis", "rediss"))
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL

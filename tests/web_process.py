@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -59,14 +59,21 @@ def environment(site_url: str, **settings: str) -> dict[str, str]:
 
 
 @contextmanager
-def web_processes(count: int = 1, *, stderr: Path | None = None, **settings: str) -> Iterator[list[str]]:
-    """`count` uvicorn processes sharing one environment (SITE_URL is the first's address); yields
-    their base URLs and stops them when the block ends. `stderr` keeps their log in a file."""
+def web_processes(
+    count: int = 1,
+    *,
+    stderr: Path | None = None,
+    settings: Mapping[str, str] | None = None,
+    **more_settings: str,
+) -> Iterator[list[str]]:
+    """`count` uvicorn processes sharing one environment (SITE_URL is the first's address) with
+    `settings` and `more_settings` added; yields their base URLs and stops them when the block ends.
+    `stderr` keeps their log in a file."""
     tiers.require(tiers.LIVE_SERVER)
     tiers.require(tiers.SLOW)
     ports = [free_port() for _ in range(count)]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    env = environment(bases[0], **settings)
+    env = environment(bases[0], **(settings or {}), **more_settings)
     log = stderr.open("ab") if stderr is not None else None
     processes = [
         subprocess.Popen(

@@ -99,7 +99,7 @@ def _provider_settings(provider: FakeProvider) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def outage(django_db_setup: None, provider: FakeProvider) -> Iterator[Outage]:
     # No REDIS_URL: tasks run in-process, so the embedding is tried (and fails) right after the write.
-    with web_processes(1, **_provider_settings(provider)) as [base]:
+    with web_processes(1, settings=_provider_settings(provider)) as [base]:
         yield Outage(base, provider)
 
 
@@ -109,9 +109,13 @@ def test_writes_are_stored_search_says_keyword_and_the_backfill_catches_up(
     outage.provider.up = False
     mcp = McpCaller(f"{outage.base}/mcp")
     key = cast.key(cast.member)
-    remembered = mcp.ok(key, "remember", {"project": "payments", "content": "Refund webhooks retry five times."})
+    remembered = mcp.ok(
+        key, "remember", {"project": "payments", "content": "Refund webhooks retry five times."}
+    )
     assert remembered["status"] == "created"
-    saved = mcp.ok(key, "save_note", {"project": "payments", "title": "Payouts", "body": "Payouts run at 02:00."})
+    saved = mcp.ok(
+        key, "save_note", {"project": "payments", "title": "Payouts", "body": "Payouts run at 02:00."}
+    )
     written = [remembered["note"]["id"], saved["note"]["id"]]
     assert outage.provider.requests > 0  # the provider was asked, and failed
     notes = Note.objects.filter(public_id__in=written)

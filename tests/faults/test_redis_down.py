@@ -96,12 +96,16 @@ def test_every_mcp_tool_answers_and_every_acknowledged_write_is_stored(live, cas
         called.add(tool)
         return mcp.ok(key, tool, arguments)
 
-    first = ok("remember", {"project": "payments", "content": "Refunds go through the ledger.", "tags": ["ledger"]})
+    first = ok(
+        "remember", {"project": "payments", "content": "Refunds go through the ledger.", "tags": ["ledger"]}
+    )
     second = ok("remember", {"project": "payments", "content": "Payouts run nightly at 02:00 UTC."})
     written += [first["note"]["id"], second["note"]["id"]]
     handoff = ok("checkpoint", {"project": "payments", "summary": "Ledger refunds are wired up."})
     written += [handoff["handoff"]["id"], *(item["id"] for item in handoff["items"])]
-    saved = ok("save_note", {"project": "payments", "title": "Chargebacks", "body": "Answered within 7 days."})
+    saved = ok(
+        "save_note", {"project": "payments", "title": "Chargebacks", "body": "Answered within 7 days."}
+    )
     written.append(saved["note"]["id"])
     ok("save_note", {"id": saved["note"]["id"], "title": "Chargeback deadline"})
     ok("patch_note", {"id": first["note"]["id"], "op": "append", "text": "Partial refunds too."})
@@ -181,7 +185,9 @@ def _post(http: httpx2.Client, path: str, data: dict[str, str]) -> httpx2.Respon
 
 def test_sign_up_sign_in_and_sessions_work(live):
     with httpx2.Client(base_url=live.base, headers=_own_address(), timeout=30) as http:
-        signed_up = _post(http, "/signup/", {"email": "nora@example.test", "password": PASSWORD, "team": "Nora"})
+        signed_up = _post(
+            http, "/signup/", {"email": "nora@example.test", "password": PASSWORD, "team": "Nora"}
+        )
         assert (signed_up.status_code, signed_up.headers["location"]) == (302, "/")
         assert User.objects.filter(email="nora@example.test").exists()
         assert _post(http, "/logout/", {}).status_code == 302

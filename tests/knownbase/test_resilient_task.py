@@ -21,8 +21,8 @@ from memory import store
 from memory.models import TransferJob
 from tests.celery_broker import broker
 from tests.live_mcp import free_port
-from tests.memory.test_transfer_jobs import session
 from tests.mcp_gateway.state import save
+from tests.memory.test_transfer_jobs import session
 
 SHARED_REDIS = "redis://127.0.0.1:6379/13"
 
@@ -35,7 +35,9 @@ def broker_down():
 
 
 def test_every_task_is_resilient():
-    assert all(isinstance(task, ResilientTask) for name, task in app.tasks.items() if not name.startswith("celery."))
+    assert all(
+        isinstance(task, ResilientTask) for name, task in app.tasks.items() if not name.startswith("celery.")
+    )
 
 
 def test_an_audit_row_is_written_before_the_call_returns(cast, broker_down):

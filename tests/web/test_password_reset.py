@@ -73,7 +73,9 @@ def test_reset_requests_are_limited(client, cast, mailoutbox):
     assert len(mailoutbox) == 3
 
 
-def test_without_a_broker_both_answers_match_and_the_mail_still_goes(client, cast, transactional_db, mailoutbox):
+def test_without_a_broker_both_answers_match_and_the_mail_still_goes(
+    client, cast, transactional_db, mailoutbox
+):
     # The mail task runs in a background thread when the broker is unreachable: the request does the
     # same work for both addresses, and the existing one still gets its link.
     with broker(f"redis://127.0.0.1:{free_port()}/0"):  # nothing listens on a free port

@@ -1,90 +1,16 @@
-"""A circuit breaker: after a dependency failed, stop asking it for a while.
-
-Redis is the cache (rate counters, query vectors), the Celery broker and the reinforcement buffer.
-When it is gone, every caller would otherwise wait for its own connection attempt; with the breaker
-open they go straight to their degraded path (a local counter, a cache miss, the task run here) and
-only one call per retry period probes whether Redis is back. One warning is logged per outage, and
-one line when it ends.
-"""
+"""The Redis circuit breaker (accounts.breaker.CircuitBreaker), shared by everything that talks to
+REDIS_URL: the cache, the broker and the reinforcement buffer are one server, so a failure seen by
+one spares the others their own wait. Retry period: settings.REDIS_RETRY_SECONDS."""
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
-from collections.abc import Callable
-
 from django.conf import settings
 
-log = logging.getLogger(__name__)
+from accounts.breaker import CircuitBreaker
 
 
-class CircuitBreaker:
-    """Closed (calls go through) until `failed()`; then open for `retry_seconds()`, after which one
-    caller at a time is let through to probe. `succeeded()` closes it again."""
-
-    def __init__(
-        self,
-        name: str,
-        retry_seconds: Callable[[], float],
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.name = name
-        self._retry_seconds = retry_seconds
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._open = False
-        self._next_probe = 0.0
-
-    @property
-    def is_open(self) -> bool:
-        return self._open
-
-    def allow(self) -> bool:
-        """Whether the caller should try the dependency now (closed, or this caller is the probe)."""
-        if not self._open:
-            return True
-        with self._lock:
-            now = self._clock()
-            if not self._open or now >= self._next_probe:
-                # The others keep degrading until the probe has answered.
-                self._next_probe = now + self._retry_seconds()
-                return True
-            return False
-
-    def failed(self, error: BaseException) -> None:
-        with self._lock:
-            first = not self._open
-            self._open = True
-            self._next_probe = self._clock() + self._retry_seconds()
-        if first:
-            log.warning(
-                "%s unreachable (%s: %s); running degraded, trying again every %g s",
-                self.name,
-                type(error).__name__,
-                error,
-                self._retry_seconds(),
-            )
-
-    def succeeded(self) -> None:
-        if not self._open:
-            return
-        with self._lock:
-            was_open, self._open = self._open, False
-        if was_open:
-            log.warning("%s reachable again; degraded mode over", self.name)
-
-    def reset(self) -> None:
-        """Close without logging (tests, and a process that changed its configuration)."""
-        with self._lock:
-            self._open = False
-            self._next_probe = 0.0
-
-
-def _redis_retry_seconds() -> float:
+def _retry_seconds() -> float:
     return float(settings.REDIS_RETRY_SECONDS)
 
 
-# One breaker for everything that talks to REDIS_URL: the cache, the broker and the reinforcement
-# buffer share one server, so a failure seen by one spares the others their own wait.
-redis = CircuitBreaker("Redis", _redis_retry_seconds)
+redis = CircuitBreaker("Redis", _retry_seconds)

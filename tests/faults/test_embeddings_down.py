@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,7 @@ from django.core.management import call_command
 
 from memory.embeddings import reset_provider
 from memory.models import Note
+from memory.recall import semantic
 from tests.live_mcp import McpCaller
 from tests.web_process import web_processes
 
@@ -147,6 +149,13 @@ def test_writes_are_stored_search_says_keyword_and_the_backfill_catches_up(
     finally:
         reset_provider()
     assert notes.filter(embedding__isnull=False).count() == 2
-    again = mcp.ok(key, "search_notes", {"query": "refund webhooks retry", "project": "payments"})
+    # The web process skips a provider that failed for a while (memory.recall.semantic), then
+    # probes it again: wait for that, however long the machine takes.
+    deadline = time.monotonic() + semantic.PROVIDER_RETRY_SECONDS + 60
+    while True:
+        again = mcp.ok(key, "search_notes", {"query": "refund webhooks retry", "project": "payments"})
+        if again["search_mode"] != "fulltext" or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     assert again["search_mode"] in {"vector", "scan"}
     assert again["results"][0]["id"] == written[0]

@@ -130,7 +130,7 @@ def test_counters_go_back_to_redis_when_it_returns(settings, tmp_path, caplog):
         assert breaker.redis.is_open
         server.start()
         deadline = time.monotonic() + 60
-        with caplog.at_level(logging.WARNING, logger="knownbase.breaker"):
+        with caplog.at_level(logging.WARNING, logger="accounts.breaker"):
             while breaker.redis.is_open and time.monotonic() < deadline:
                 cache.get("probe")
                 time.sleep(0.1)

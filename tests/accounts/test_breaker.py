@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from knownbase.breaker import CircuitBreaker
+from accounts.breaker import CircuitBreaker
 
 
 class Clock:
@@ -57,7 +57,7 @@ def test_a_failed_probe_keeps_it_open_and_a_good_one_closes_it():
 def test_one_warning_per_outage(caplog):
     clock = Clock()
     breaker = _breaker(clock)
-    with caplog.at_level(logging.WARNING, logger="knownbase.breaker"):
+    with caplog.at_level(logging.WARNING, logger="accounts.breaker"):
         for _ in range(5):
             breaker.failed(ConnectionError("refused"))
             clock.now += 11

@@ -26,4 +26,4 @@ RUN SECRET_KEY="collectstatic-at-build-$(python -c 'import secrets; print(secret
     python manage.py collectstatic --noinput --verbosity 0
 USER knownbase
 EXPOSE 8000
-CMD ["uvicorn", "knownbase.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "on", "--workers", "2"]
+CMD ["uvicorn", "knownbase.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "on", "--workers", "2", "--no-proxy-headers"]

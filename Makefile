@@ -3,6 +3,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The public address every printed and rendered URL names (banner, client configs, pages, mail, OAuth
+# metadata). Unless SITE_URL is set, it is where `make run`/`make serve` listen: `make run PORT=8100`
+# names :8100 everywhere. A wildcard bind address is not one a client can reach, so it names loopback.
+ifeq ($(strip $(SITE_URL)),)
+SITE_HOST := $(if $(filter 0.0.0.0 :: [::],$(HOST)),127.0.0.1,$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)))
+SITE_URL := http://$(SITE_HOST):$(PORT)
+endif
+export SITE_URL
 export PYTHONDONTWRITEBYTECODE := 1
 # The suite runs live servers in-process beside its own threads (a dozen concurrent tool calls in
 # the responsiveness test): a larger pool with a longer wait than a web node's defaults.
@@ -36,10 +44,17 @@ run: install
 	$(MAKE) --no-print-directory serve
 
 serve: install
-	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on
+	$(VENV)/bin/uvicorn knownbase.asgi:application --host $(HOST) --port $(PORT) --lifespan on --no-proxy-headers
 
+# Two worker processes, as compose runs them: the default queue (mail, audit rows, exports, single
+# writes' embeddings, and the beat schedule) and the bulk queue (an import's embeddings, backfills)
+# with a process of its own, so bulk work never holds a slot the default queue needs. Ctrl-C stops both.
 worker: install
-	$(VENV)/bin/celery -A knownbase worker -B --loglevel=INFO --concurrency=2
+	$(VENV)/bin/celery -A knownbase worker -Q $${CELERY_BULK_QUEUE:-knownbase-bulk} -n bulk@%h \
+		--loglevel=INFO --concurrency=1 & bulk=$$!; \
+	trap 'kill $$bulk 2>/dev/null; wait $$bulk' EXIT INT TERM; \
+	$(VENV)/bin/celery -A knownbase worker -B -Q $${CELERY_QUEUE:-knownbase} -n default@%h \
+		--loglevel=INFO --concurrency=2
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -57,6 +57,12 @@ AUDIT_EVENT_ID = TextInput(40, "An audit event's id, to page on from.")
 # Stored forms the server generates: opaque public ids (prefix + accounts.ids.ID_LENGTH characters)
 # and SHA-256 hex digests.
 PUBLIC_ID = TextInput(24)
+# Dynamic client registration (RFC 7591) is open to anyone: what one registration may carry.
+OAUTH_REGISTRATION_BYTES = TextInput(16 * 1024, "Bytes of one registration request's JSON body.")
+OAUTH_REDIRECT_URIS = ListInput(10, "Redirect URIs one client may register.")
+OAUTH_REDIRECT_URI = TextInput(2000, "Characters of one redirect URI.")
+# A signed or sealed token in a link (invitation, address confirmation, password reset, export).
+LINK_TOKEN = TextInput(1024)
 DIGEST = TextInput(64)
 
 # The largest value of a PositiveIntegerField (PostgreSQL integer).

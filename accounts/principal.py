@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from django.conf import settings
-
 from accounts.limits import CLIENT_NAME
 from accounts.models import (
     API_KEY_PREFIX,
@@ -21,6 +19,7 @@ from accounts.models import (
     Team,
     User,
 )
+from accounts.site import mcp_url
 
 STAFF_ROLE = "staff"  # not a membership role: the staff principal's, which may write but never manage
 # Not a membership role either: a person acting on their own account, outside any team (sign-up,
@@ -177,8 +176,8 @@ def principal_for_oauth_token(raw_token: str, resource: str | None = None) -> Pr
     consent page (team, optional project, read-only or read-write), named after the OAuth client.
     None when the token is unknown, expired, revoked, issued for another resource than /mcp, lacks
     the product's scope, or its user is no longer a member of the connection's team. `resource`
-    is the server's /mcp URL (settings.MCP_URL unless the caller serves another)."""
-    found = OAuthConnection.authenticate(raw_token, resource or settings.MCP_URL)
+    is the server's /mcp URL (accounts.site.mcp_url() unless the caller serves another)."""
+    found = OAuthConnection.authenticate(raw_token, resource or mcp_url())
     if found is None:
         return None
     connection, token = found

@@ -4,7 +4,8 @@ The store's errors answer with the status, body and headers of the edge's one ta
 as on the web: their code and details (versions of a conflict, the field and family of a screening
 refusal, the upgrade URL of a plan limit) kept. DRF's own failures (bad JSON, failed parsing,
 authentication, throttling, methods, media types) are mapped into the same shape. Anything else is
-a logged `internal` error without a traceback in the response.
+a logged `internal` error without a traceback in the response; a database outage is `unavailable`
+(503 with Retry-After, edge/outage.py).
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from api.authentication import BEARER_CHALLENGE
+from api.parsers import BodyTooLarge, TooDeep
 from edge import errors as store_errors
+from edge.outage import unavailable
 from memory.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -32,6 +37,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
     "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
     "conflict": status.HTTP_409_CONFLICT,
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
 INTERNAL_MESSAGE = store_errors.INTERNAL_MESSAGE
@@ -61,6 +67,13 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
 
 
 def _response_for(exc: Exception) -> Response:
+    outage = unavailable(exc)
+    if outage is not None:
+        return Response(
+            store_errors.error_body(outage),
+            status=store_errors.http_status(outage),
+            headers=store_errors.error_headers(outage),
+        )
     if isinstance(exc, StoreError):
         if store_errors.http_status(exc) >= 500:
             log.error("REST request failed", exc_info=exc)
@@ -91,6 +104,13 @@ def _response_for(exc: Exception) -> Response:
         )
     if isinstance(exc, exceptions.ValidationError):
         return _invalid(exc.detail)
+    if isinstance(exc, BodyTooLarge):
+        return error_response("too_large", _text(exc), limit_bytes=exc.limit)
+    if isinstance(exc, RequestDataTooBig):  # a body Django itself read past its limit
+        limit = BodyTooLarge(int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0))
+        return error_response("too_large", _text(limit), limit_bytes=limit.limit)
+    if isinstance(exc, TooDeep):
+        return error_response("invalid_argument", _text(exc))
     if isinstance(exc, exceptions.ParseError):
         return error_response(
             "invalid_argument",

@@ -2,25 +2,22 @@
 
 - The team plan's per-credential rate, counted in the same windows as the MCP gateway's, so a
   credential's REST and MCP calls share one limit.
-- Requests without a valid credential, per client address (API_ANONYMOUS_PER_IP_PER_MINUTE): an
-  address past it is refused before any credential is looked up, so API keys and tokens cannot be
-  guessed at speed. Its valid credentials wait out the minute too: telling them apart would take the
-  look-up the limit exists to spare.
+- Requests without a valid credential, per client address (the anonymous-rest door of edge.doors):
+  an address past it is refused before any credential is looked up, so API keys and tokens cannot
+  be guessed at speed. Its valid credentials wait out the minute too: telling them apart would take
+  the look-up the limit exists to spare.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
-from edge import rate
+from edge import doors, rate
 from edge.client_address import client_address
 from memory.store import Principal, RateLimited
-
-ANONYMOUS_SCOPE = "api-anonymous-ip"
 
 
 def _refuse(decision: rate.Decision) -> None:
@@ -35,13 +32,13 @@ def _refuse(decision: rate.Decision) -> None:
 def refuse_flooding_address(request: Request) -> str:
     """Refuse (rate_limited) an address already past its anonymous limit; return the address."""
     address = client_address(request._request)
-    _refuse(rate.peek(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
+    _refuse(doors.ANONYMOUS_REST.attempt(address=address).peek())
     return address
 
 
 def count_anonymous(address: str) -> None:
     """Count a request that brought no valid credential; refuse it if it is one too many."""
-    _refuse(rate.hit(f"{ANONYMOUS_SCOPE}:{address}", settings.API_ANONYMOUS_PER_IP_PER_MINUTE))
+    _refuse(doors.ANONYMOUS_REST.attempt(address=address).hit())
 
 
 class PlanRateThrottle(BaseThrottle):

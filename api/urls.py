@@ -29,6 +29,8 @@ v1 = [
     path("notes/<str:id>/links/<str:kind>/<str:to_id>", history.LinkDetail.as_view()),
     path("search", recall.Search.as_view()),
     path("import", transfer.Import.as_view()),
+    path("transfers/<str:job>", transfer.TransferJob.as_view()),
+    path("transfers/<str:job>/retry", transfer.TransferJobRetry.as_view()),
     path("usage", team.Usage.as_view()),
     path("api-keys", team.ApiKeys.as_view()),
     path("api-keys/<str:key_id>", team.ApiKeyDetail.as_view()),

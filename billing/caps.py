@@ -5,17 +5,16 @@ API keys are accounts' rows and are counted here."""
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from accounts.errors import PlanLimit
 from accounts.models import ApiKey, Membership
+from accounts.site import absolute_url
 from billing.models import Plan, Subscription
 
 CAP_WORDS = {"projects": "projects", "notes": "notes", "members": "members", "api_keys": "API keys"}
 
 
 def upgrade_url() -> str:
-    return f"{settings.SITE_URL}/billing/"
+    return absolute_url("/billing/")
 
 
 def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | None = None) -> None:

@@ -16,6 +16,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "knownbase.settings")
 django_app = get_asgi_application()
 
+from accounts.site import MCP_PATH  # noqa: E402
 from mcp_gateway.ratelimit import IpRateLimit  # noqa: E402  (needs Django set up)
 from mcp_gateway.server import KnownbaseMCP, build_http_app, build_server  # noqa: E402
 
@@ -24,7 +25,7 @@ AsgiApp = Callable[[Scope, Any, Any], Awaitable[None]]
 
 
 def is_mcp_path(path: str) -> bool:
-    return path in ("/mcp", "/mcp/") or path.startswith("/.well-known/oauth-protected-resource")
+    return path in (MCP_PATH, f"{MCP_PATH}/") or path.startswith("/.well-known/oauth-protected-resource")
 
 
 def _wants_core(scope: Scope) -> bool:

@@ -27,9 +27,30 @@ from django.utils.decorators import sync_and_async_middleware
 from django.utils.safestring import SafeString
 from django.views.debug import ExceptionReporter, SafeExceptionReporterFilter
 
-# Headers a proxy adds: a request carrying one did not come from a person at this machine, even
-# when the proxy itself connects over loopback.
-_FORWARDING_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
+# Headers proxies, balancers and CDNs add to name the client they forward for: a request carrying
+# one did not come from a person at this machine, even when the proxy itself connects over loopback.
+# Every X-Forwarded-* header counts (For, Host, Proto, Server...), and the other names in use.
+_FORWARDING_PREFIX = "HTTP_X_FORWARDED_"
+_FORWARDING_HEADERS = frozenset(
+    {
+        "HTTP_FORWARDED",
+        "HTTP_VIA",
+        "HTTP_X_REAL_IP",
+        "HTTP_X_CLIENT_IP",
+        "HTTP_CLIENT_IP",
+        "HTTP_TRUE_CLIENT_IP",
+        "HTTP_CF_CONNECTING_IP",
+        "HTTP_CF_CONNECTING_IPV6",
+        "HTTP_FASTLY_CLIENT_IP",
+        "HTTP_X_CLUSTER_CLIENT_IP",
+        "HTTP_X_ORIGINAL_FORWARDED_FOR",
+        "HTTP_X_PROXYUSER_IP",
+        "HTTP_X_ENVOY_EXTERNAL_ADDRESS",
+        "HTTP_X_AZURE_CLIENTIP",
+        "HTTP_X_APPENGINE_USER_IP",
+        "HTTP_AKAMAI_ORIGIN_HOP",
+    }
+)
 # What Django's debug pages (technical_404.html, technical_500.html / .txt) say of themselves.
 _DEBUG_PAGE_MARK = b"because you have <code>DEBUG = True</code>"
 # scheme://user:password@ — the password, up to the last "@" (passwords hold "@" and "/" too);
@@ -39,7 +60,11 @@ _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]{0,30}://[^\s:/@]{0,256}:)\
 
 def is_local_request(request: HttpRequest) -> bool:
     """A request from a loopback address that no proxy forwarded."""
-    if any(request.META.get(header) for header in _FORWARDING_HEADERS):
+    if any(
+        name in _FORWARDING_HEADERS or name.startswith(_FORWARDING_PREFIX)
+        for name in request.META
+        if name.startswith("HTTP_")
+    ):
         return False
     try:
         address = ipaddress.ip_address(str(request.META.get("REMOTE_ADDR", "")).strip("[]"))

@@ -118,7 +118,8 @@ def database_from_url(url: str) -> dict[str, object]:
     if not name:
         raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgresql://host/knownbase")
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        # Django's backend with the pool that fails fast when the server is unreachable.
+        "ENGINE": "knownbase.db_backend",
         "NAME": name,
         "USER": parts.username or "",
         "PASSWORD": parts.password or "",

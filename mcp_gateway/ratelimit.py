@@ -1,14 +1,13 @@
-"""Per-address rate limit in front of /mcp, applied before any credential is looked up."""
+"""Per-address rate limit in front of /mcp (the mcp door of edge.doors), applied before any
+credential is looked up."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from django.conf import settings
-
+from edge import doors
 from edge.client_address import scope_client_address
-from edge.rate import ahit
 
 
 class IpRateLimit:
@@ -17,7 +16,7 @@ class IpRateLimit:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            decision = await ahit(f"ip:{scope_client_address(scope)}", settings.RATE_LIMIT_PER_IP_PER_MINUTE)
+            decision = await doors.MCP.attempt(address=scope_client_address(scope)).ahit()
             if not decision.allowed:
                 body = json.dumps(
                     {

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from mcp.types import CallToolResult, TextContent
 
+from edge.outage import unavailable
 from memory.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,10 @@ async def call_store(fn: Callable[..., Mapping[str, Any]], *args: Any, **kwargs:
         payload = await sync_to_async(_run_in_thread, thread_sensitive=False)(fn, *args, **kwargs)
     except StoreError as exc:
         return error(exc.code, exc.message, **exc.details)
-    except Exception:
+    except Exception as exc:
+        outage = unavailable(exc)
+        if outage is not None:
+            return error(outage.code, outage.message, **outage.details)
         log.exception("tool call failed in %s", getattr(fn, "__name__", fn))
         return error("internal", "The server failed to complete this call; nothing was changed. Retry later.")
     return ok(payload)

@@ -18,9 +18,17 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from edge.outage import database_unavailable
 from edge.rate import ahit
+from edge.site import MCP_PATH, mcp_url, site_url
 from mcp_gateway import tools as _tools  # noqa: F401  (registers the tools)
-from mcp_gateway.auth import READ_SCOPE, CredentialVerifier, calling_client, current_principal
+from mcp_gateway.auth import (
+    READ_SCOPE,
+    CredentialVerifier,
+    calling_client,
+    current_principal,
+    unverified_credential,
+)
 from mcp_gateway.results import error
 from mcp_gateway.schema import compact_schema, one_line
 from mcp_gateway.tooling import TOOLS, tool_param_names
@@ -80,6 +88,10 @@ class KnownbaseMCP(MCPServer[Any]):
         spec = TOOLS.get(name)
         if spec is None or self._tool_manager.get_tool(name) is None:
             return error("invalid_argument", f"There is no tool {name!r}. Call tools/list to see the tools.")
+        if unverified_credential():
+            # The database did not answer when the credential was checked: nothing can run.
+            outage = database_unavailable()
+            return error(outage.code, outage.message, **outage.details)
         calling_client.set(_client_name(context))
         principal = current_principal()
         decision = await ahit(principal.rate_limit_key, principal.requests_per_minute)
@@ -106,7 +118,7 @@ def transport_security() -> TransportSecuritySettings:
     hosts: list[str] = []
     for host in settings.ALLOWED_HOSTS:
         hosts += [host, f"{host}:*"]
-    site = urlsplit(settings.SITE_URL)
+    site = urlsplit(site_url())
     origins = [f"{site.scheme}://{site.netloc}", *settings.MCP_ALLOWED_ORIGINS]
     origins += [f"http://{h}:*" for h in ("127.0.0.1", "localhost", "[::1]") if h in settings.ALLOWED_HOSTS]
     return TransportSecuritySettings(
@@ -125,12 +137,12 @@ def build_server(core_only: bool = False, *, http: bool = True) -> KnownbaseMCP:
         server = KnownbaseMCP(
             name="knownbase",
             instructions=INSTRUCTIONS,
-            token_verifier=CredentialVerifier(settings.MCP_URL),
+            token_verifier=CredentialVerifier(mcp_url()),
             # Plain strings, validated by the model: a parsed URL would gain a trailing slash.
             auth=AuthSettings.model_validate(
                 {
-                    "issuer_url": settings.SITE_URL,
-                    "resource_server_url": settings.MCP_URL,
+                    "issuer_url": site_url(),
+                    "resource_server_url": mcp_url(),
                     "validate_token_resource": True,
                     "required_scopes": [READ_SCOPE],
                 }
@@ -171,13 +183,13 @@ class PostOnly:
 
 def build_http_app(server: KnownbaseMCP) -> Starlette:
     app = server.streamable_http_app(
-        streamable_http_path="/mcp",
+        streamable_http_path=MCP_PATH,
         stateless_http=True,
         json_response=True,
         transport_security=transport_security(),
     )
     # Inside the route, after the SDK's authentication middleware has resolved the credential.
-    endpoints = [route for route in app.routes if isinstance(route, Route) and route.path == "/mcp"]
+    endpoints = [route for route in app.routes if isinstance(route, Route) and route.path == MCP_PATH]
     if len(endpoints) != 1:
         raise RuntimeError("the MCP SDK's app no longer has one /mcp route to guard")
     endpoints[0].app = PostOnly(endpoints[0].app)

@@ -68,3 +68,7 @@ REVISIONS_LIMIT = NumberInput(1, 100, 20, "How many revisions at most, newest fi
 LIST_LIMIT = NumberInput(1, 200, 50, "How many notes at most in this page.")
 AUDIT_LIMIT = NumberInput(1, 500, 50, "How many events at most.")
 CONFLICT_LIMIT = NumberInput(1, 100, 25, "How many conflicts at most in this page.")
+
+# Notes per embedding task of bulk work (an import's notes, a backfill): one task per batch on the
+# bulk queue instead of one per note, so a large import is a few dozen messages, not thousands.
+EMBED_BATCH = 64

@@ -379,7 +379,8 @@ class TransferJob(models.Model):
     """An export or import run in the background, with its progress for the page that waits on it.
 
     Written only by memory.transfer.jobs. An export keeps the file it produced (`content`) for its
-    download link; an import keeps the validated document it was given (`document`) until it has run.
+    download link; an import keeps the validated document it was given (`document`) until it has
+    succeeded, so a failed import can be retried.
     """
 
     class Kind(models.TextChoices):
@@ -417,13 +418,29 @@ class TransferJob(models.Model):
     document = models.JSONField(null=True, blank=True)
     content = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # When the person last asked (start, confirm, retry) or the job last moved.
     updated_at = models.DateTimeField(default=timezone.now)
+    # When a message for it was last sent to the queue (by the person's request or the sweeper).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    # Written every TRANSFER_JOB_HEARTBEAT_SECONDS by the worker running it: its sign of life.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Runs started; a run writes only while the count is still its own, so a run the sweeper gave up
+    # on cannot overwrite the retry that followed it.
+    attempts = models.PositiveIntegerField(default=0)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = TransferJobQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["team", "user", "-created_at"], name="transfer_job_owner_idx")]
+        indexes = [
+            models.Index(fields=["team", "user", "-created_at"], name="transfer_job_owner_idx"),
+            # The sweeper's every-minute look at unfinished jobs reads only these.
+            models.Index(
+                fields=["status"],
+                name="transfer_job_active_idx",
+                condition=models.Q(status__in=["queued", "running"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.public_id} {self.status}"

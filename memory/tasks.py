@@ -1,4 +1,8 @@
-"""Background work: embeddings, read reinforcement, transfer jobs. Tasks take ids, reload rows, skip work already done, and retry."""
+"""Background work: embeddings, read reinforcement, transfer jobs. Tasks take ids, reload rows, skip work already done, and retry.
+
+embed_note_batch and backfill_missing are bulk work: CELERY_TASK_ROUTES sends them to
+CELERY_BULK_QUEUE, which a worker process of its own consumes; everything else stays on the default
+queue (mail, audit rows, exports, single writes' embeddings)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from celery import Task, shared_task
 from memory import store
 from memory.embeddings import ProviderError, get_provider
 from memory.embeddings.queries import missing_embeddings
+from memory.limits import EMBED_BATCH
 from memory.models import Note
 from memory.notes import reinforcement
 from memory.recall.semantic import cached_vectors, embedding_text, ensure_vector_index
@@ -32,14 +37,24 @@ MAX_RETRIES = 8
 # thread of the process that asked, not in its request.
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, when_unqueued="thread")
 def embed_note(self: Task, note_pk: int) -> str:
+    return _embed_or_retry(self, [note_pk])
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, when_unqueued="thread")
+def embed_note_batch(self: Task, note_pks: list[int]) -> str:
+    """Up to EMBED_BATCH notes of bulk work (an import), on the bulk queue."""
+    return _embed_or_retry(self, note_pks)
+
+
+def _embed_or_retry(task: Task, note_pks: list[int]) -> str:
     try:
-        return embed_notes([note_pk])
+        return embed_notes(note_pks)
     except ProviderError as exc:
-        if self.request.is_eager:
+        if task.request.is_eager:
             # In-process (no worker): never hold a write up with retries; backfill_embeddings catches up.
-            log.warning("embedding of note %s failed: %s", note_pk, exc)
+            log.warning("embedding of notes %s failed: %s", note_pks, exc)
             return "provider failed"
-        raise self.retry(exc=exc, countdown=min(300, 2 ** (self.request.retries + 1))) from exc
+        raise task.retry(exc=exc, countdown=min(300, 2 ** (task.request.retries + 1))) from exc
 
 
 def embed_notes(note_pks: list[int]) -> str:
@@ -67,7 +82,7 @@ def embed_notes(note_pks: list[int]) -> str:
 
 
 @shared_task(acks_late=True, when_unqueued="thread")
-def backfill_missing(batch_size: int = 64) -> str:
+def backfill_missing(batch_size: int = EMBED_BATCH) -> str:
     """Embed every note lacking a vector of the current model (run when a worker starts, so a change
     of provider re-embeds in the background)."""
     provider = get_provider()
@@ -92,6 +107,13 @@ def flush_reinforcement() -> int:
 def run_transfer_job(job_pk: int) -> str:
     """Run a queued export or import (memory.transfer.jobs); it ends succeeded or failed, never stuck."""
     return jobs.run(job_pk, import_project=store.import_project)
+
+
+@shared_task(acks_late=True)
+def sweep_transfer_jobs() -> dict[str, int]:
+    """Scheduled every minute (CELERY_BEAT_SCHEDULE): jobs whose worker died end failed, with a
+    reason; queued ones no worker took are queued again."""
+    return jobs.sweep()
 
 
 @shared_task(acks_late=True)

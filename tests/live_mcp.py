@@ -34,9 +34,11 @@ def free_port() -> int:
 def serving(application: Any, port: int, django_db_blocker: Any) -> Iterator[None]:
     """Run `application` under uvicorn in a thread of this process until the block ends."""
     tiers.require(tiers.LIVE_SERVER)
-    server = uvicorn.Server(
-        uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on", log_level="warning")
+    # Proxy headers off, as every real server command starts it (tests/knownbase/test_server_commands.py).
+    config = uvicorn.Config(
+        application, host="127.0.0.1", port=port, lifespan="on", log_level="warning", proxy_headers=False
     )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     with django_db_blocker.unblock():
         thread.start()

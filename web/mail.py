@@ -1,6 +1,7 @@
 """Mail the web pages send: address verification, password reset and invitations.
 
-Links are absolute on SITE_URL (never the request's Host header, which a client chooses)."""
+Links are absolute on SITE_URL, through edge.site (never on the request's Host header, which a
+client chooses)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,11 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from edge.site import absolute_url
 from memory import store
 from memory.store import User
 
 log = logging.getLogger(__name__)
-
-
-def absolute(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
 
 
 def _one_line(text: str) -> str:
@@ -32,7 +30,7 @@ def _one_line(text: str) -> str:
 def _send(to: str, subject: str, template: str, context: dict[str, Any]) -> bool:
     """Send one message; False (logged) when the mail server refuses or is down, so a page can say
     so instead of failing."""
-    body = render_to_string(template, {"site_url": settings.SITE_URL, **context})
+    body = render_to_string(template, {"site_url": absolute_url("/"), **context})
     try:
         send_mail(_one_line(subject), body, None, [to])
     except Exception:
@@ -47,7 +45,10 @@ def send_verification(user: User) -> bool:
         link["email"],
         "Confirm your email address for Knownbase",
         "web/email/verify_email.txt",
-        {"link": absolute(reverse("web:verify-email-confirm", args=[link["token"]])), "hours": link["hours"]},
+        {
+            "link": absolute_url(reverse("web:verify-email-confirm", args=[link["token"]])),
+            "hours": link["hours"],
+        },
     )
 
 
@@ -59,7 +60,7 @@ def send_password_reset(user: User) -> bool:
         "Reset your Knownbase password",
         "web/email/password_reset.txt",
         {
-            "link": absolute(reverse("web:password-reset-confirm", args=[uid, token])),
+            "link": absolute_url(reverse("web:password-reset-confirm", args=[uid, token])),
             "hours": settings.PASSWORD_RESET_TIMEOUT // 3600,
         },
     )
@@ -72,7 +73,7 @@ def send_invitation(email: str, token: str, *, team: str, role: str, inviter: st
         f"{inviter} invited you to {team} on Knownbase",
         "web/email/invitation.txt",
         {
-            "link": absolute(reverse("web:invitation", args=[token])),
+            "link": absolute_url(reverse("web:invitation", args=[token])),
             "team": team,
             "role": role,
             "inviter": inviter,

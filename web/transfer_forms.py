@@ -11,6 +11,8 @@ from django import forms
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 
+from edge import bounded_json
+from edge.sizes import megabytes
 from memory import inputs
 
 FORMAT_LABELS = {
@@ -25,12 +27,6 @@ class ExportForm(forms.Form):
         initial="json",
         widget=forms.RadioSelect,
     )
-
-
-def _megabytes(size: int) -> str:
-    if size < 1024 * 1024:
-        return f"{size / 1024:.0f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 class ImportForm(forms.Form):
@@ -52,21 +48,30 @@ class ImportForm(forms.Form):
         help_text="Leave empty to keep the name in the file.",
     )
 
+    too_large = False  # the page answers 413 when the file is over the limit
+
     def clean_file(self) -> Any:
         """The parsed JSON document of the upload (its shape is the store's to judge)."""
         upload = cast("UploadedFile[bytes]", self.cleaned_data["file"])
         limit = int(settings.IMPORT_MAX_BYTES)
         if upload.size is not None and upload.size > limit:
+            self.too_large = True
             raise forms.ValidationError(
-                f"The file is {_megabytes(upload.size)}; the limit is {_megabytes(limit)}."
+                f"The file is {megabytes(upload.size)}; the limit is {megabytes(limit)}."
             )
         raw = upload.read(limit + 1)
         if len(raw) > limit:
-            raise forms.ValidationError(f"The file is larger than the limit of {_megabytes(limit)}.")
+            self.too_large = True
+            raise forms.ValidationError(f"The file is larger than the limit of {megabytes(limit)}.")
         try:
-            return json.loads(raw.decode("utf-8-sig"))
+            return bounded_json.loads(raw)
         except UnicodeDecodeError:
             raise forms.ValidationError("The file is not UTF-8 text: choose a JSON export file.") from None
+        except bounded_json.TooDeep as error:
+            raise forms.ValidationError(
+                f"The file is nested deeper than {error.limit} levels of arrays and objects: it is "
+                "not a Knownbase export."
+            ) from None
         except json.JSONDecodeError as error:
             raise forms.ValidationError(
                 f"The file is not valid JSON (line {error.lineno}, column {error.colno}): "

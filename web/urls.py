@@ -1,5 +1,6 @@
 from django.urls import path
 
+from web import converters
 from web.views import (
     account,
     bulk,
@@ -16,6 +17,7 @@ from web.views import (
 )
 
 app_name = "web"
+converters.register()  # ids and tokens match their own shapes only: anything else is a 404
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -26,12 +28,12 @@ urlpatterns = [
     path("password/reset/", account.password_reset, name="password-reset"),
     path("password/reset/sent/", account.password_reset_sent, name="password-reset-sent"),
     path(
-        "password/reset/<str:uidb64>/<str:token>/",
+        "password/reset/<token:uidb64>/<token:token>/",
         account.password_reset_confirm,
         name="password-reset-confirm",
     ),
     path("verify-email/", account.verify_email, name="verify-email"),
-    path("verify-email/<str:token>/", account.verify_email_confirm, name="verify-email-confirm"),
+    path("verify-email/<token:token>/", account.verify_email_confirm, name="verify-email-confirm"),
     path("teams/", teams.team_list, name="teams"),
     path("teams/switch/", teams.team_switch, name="team-switch"),
     path("teams/new/", teams.team_create, name="team-create"),
@@ -41,29 +43,29 @@ urlpatterns = [
     path("teams/members/role/", members.change_role, name="member-role"),
     path("teams/members/remove/", members.remove, name="member-remove"),
     path("teams/leave/", members.leave, name="team-leave"),
-    path("teams/invitations/<str:public_id>/revoke/", members.revoke_invitation, name="invitation-revoke"),
-    path("teams/join/<str:token>/", members.invitation, name="invitation"),
+    path("teams/invitations/<pid:public_id>/revoke/", members.revoke_invitation, name="invitation-revoke"),
+    path("teams/join/<token:token>/", members.invitation, name="invitation"),
     path("keys/", keys.key_list, name="keys"),
     path("keys/new/", keys.key_create, name="key-create"),
-    path("keys/<str:key_id>/revoke/", keys.key_revoke, name="key-revoke"),
+    path("keys/<pid:key_id>/revoke/", keys.key_revoke, name="key-revoke"),
     # Conflicts
     path("conflicts/", conflicts.conflicts, name="conflicts"),
     path("conflicts/resolve/", conflicts.conflict_resolve, name="conflict-resolve"),
     # Note pages
-    path("projects/<slug:slug>/notes/<str:note_id>/", notes.note, name="note"),
-    path("projects/<slug:slug>/notes/<str:note_id>/edit/", notes.note_edit, name="note-edit"),
-    path("projects/<slug:slug>/notes/<str:note_id>/delete/", notes.note_delete, name="note-delete"),
-    path("projects/<slug:slug>/notes/<str:note_id>/restore/", notes.note_restore, name="note-restore"),
+    path("projects/<slug:slug>/notes/<pid:note_id>/", notes.note, name="note"),
+    path("projects/<slug:slug>/notes/<pid:note_id>/edit/", notes.note_edit, name="note-edit"),
+    path("projects/<slug:slug>/notes/<pid:note_id>/delete/", notes.note_delete, name="note-delete"),
+    path("projects/<slug:slug>/notes/<pid:note_id>/restore/", notes.note_restore, name="note-restore"),
     path(
-        "projects/<slug:slug>/notes/<str:note_id>/revisions/", revisions.revision_list, name="note-revisions"
+        "projects/<slug:slug>/notes/<pid:note_id>/revisions/", revisions.revision_list, name="note-revisions"
     ),
     path(
-        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/",
+        "projects/<slug:slug>/notes/<pid:note_id>/revisions/<int:version>/",
         revisions.revision,
         name="note-revision",
     ),
     path(
-        "projects/<slug:slug>/notes/<str:note_id>/revisions/<int:version>/restore/",
+        "projects/<slug:slug>/notes/<pid:note_id>/revisions/<int:version>/restore/",
         revisions.revision_restore,
         name="note-revision-restore",
     ),
@@ -76,7 +78,8 @@ urlpatterns = [
     # Transfer and team admin
     path("projects/<slug:slug>/export/", transfer.export, name="export"),
     path("projects/<slug:slug>/import/", transfer.import_project, name="import"),
-    path("transfers/<str:job_id>/", transfer.transfer_job, name="transfer-job"),
+    path("transfers/<pid:job_id>/", transfer.transfer_job, name="transfer-job"),
+    path("transfers/<pid:job_id>/retry/", transfer.retry_transfer_job, name="transfer-job-retry"),
     path("team/screening/", team_admin.screening, name="screening"),
     path("team/audit/", team_admin.audit, name="audit"),
     path("team/usage/", team_admin.usage, name="usage"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 
 from api import responses, throttling
 from api.schema import IDEMPOTENCY_HEADER
+from edge.sizes import megabytes
 from memory import inputs, store
 from memory.store import InvalidArgument, Principal
 
@@ -111,13 +113,17 @@ def note_answer(
 # ------------------------------------------------------------------------------------------- schema
 
 ERROR_STATUSES = {
-    400: "invalid_argument: a value is malformed or out of range; the message names it.",
+    400: "invalid_argument: a value is malformed or out of range, or the JSON body is nested deeper than "
+    f"{settings.JSON_MAX_DEPTH} levels (JSON_MAX_DEPTH); the message names it.",
     401: "unauthenticated: no credential, or one that is unknown, revoked or expired.",
     402: "plan_limit: the team plan's cap is reached; upgrade_url says where to raise it.",
     403: "forbidden: a read-only key, the viewer role, a project-scoped key, or not an owner or admin.",
     404: "not_found: nothing with this id or slug is visible to this credential.",
     409: "version_conflict (details: current_version, expected_version) or conflict.",
     422: "screened: a value looks like a secret or personal data; field and family name it.",
+    413: "too_large: the body is larger than this endpoint accepts (DATA_UPLOAD_MAX_MEMORY_SIZE, "
+    f"{megabytes(int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 0))}; the import: IMPORT_MAX_BYTES, "
+    f"{megabytes(int(settings.IMPORT_MAX_BYTES))}); the message states the limit.",
     429: "rate_limited: the plan's requests per minute; retry after Retry-After seconds.",
 }
 READ = (400, 401, 403, 404, 429)
@@ -127,7 +133,7 @@ _SUCCESS: dict[Any, str] = {
     (200, "application/json"): "The JSON export document.",
     (200, "text/markdown"): "The Markdown export.",
 }
-WRITE = (400, 401, 402, 403, 404, 409, 422, 429)
+WRITE = (400, 401, 402, 403, 404, 409, 413, 422, 429)
 
 
 def path_parameter(

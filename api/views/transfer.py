@@ -1,4 +1,5 @@
-"""Export (a JSON or Markdown download) and import (with a dry run)."""
+"""Export (a JSON or Markdown download), import (with a dry run), and the background jobs the web
+pages start: read one, retry a failed one."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from rest_framework.request import Request
@@ -19,13 +21,15 @@ from api.views.base import (
     body_of,
     idempotency_key,
     operation,
+    path_parameter,
     principal,
     query_of,
 )
-from memory import store
+from memory import inputs, store
 
 TAG = "transfer"
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
+JOB = path_parameter("job", "The transfer job's id.", "tj_4Gx8kQ2mP7", inputs.PUBLIC_ID)
 
 
 class Export(StoreView):
@@ -58,6 +62,10 @@ class Export(StoreView):
 
 
 class Import(StoreView):
+    def max_body_bytes(self) -> int:
+        # An export document is as large as the web import page accepts, not a form post's limit.
+        return int(settings.IMPORT_MAX_BYTES)
+
     @operation(
         "import_project",
         "Import a project",
@@ -78,3 +86,37 @@ class Import(StoreView):
             **arguments,
         )
         return Response(result, status=200 if result.get("dry_run") else 201)
+
+
+class TransferJob(StoreView):
+    @operation(
+        "read_transfer_job",
+        "Read a transfer job",
+        tag=TAG,
+        ok={200: responses.TransferJobResult},
+        parameters=[JOB],
+        description="An export or import the web pages run in the background, if it is yours: status, "
+        "progress, the reason it failed (e.g. its worker stopped), whether it can be retried, and for a "
+        "finished export a fresh signed download link.",
+    )
+    def get(self, request: Request, job: str) -> Response:
+        return Response(store.transfer_job(principal(request), job))
+
+
+class TransferJobRetry(StoreView):
+    @operation(
+        "retry_transfer_job",
+        "Retry a failed transfer job",
+        tag=TAG,
+        ok={200: responses.TransferJobResult},
+        errors=WRITE,
+        request=requests.Empty,
+        parameters=[JOB],
+        description="Queue a failed export or import of yours again, under the same id, acting as this "
+        "credential. An import needs write access; a job still under way or finished is 400.",
+    )
+    def post(self, request: Request, job: str) -> Response:
+        body_of(request, requests.Empty)
+        return Response(
+            store.retry_transfer_job(principal(request), job, idempotency_key=idempotency_key(request))
+        )

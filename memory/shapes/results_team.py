@@ -158,7 +158,10 @@ class TransferJob(TypedDict):
     # A JSON column: the dry run's report while staged, the project and counts once imported.
     result: Annotated[dict[str, Any], Doc("The import's report or outcome.", {})]
     error: Annotated[str, Doc("Why it failed.", "")]
-    url: Annotated[str | None, Doc("A finished export's signed download link.", None)]
+    retryable: Annotated[bool, Doc("Whether retry_transfer_job can run this failed job again.", False)]
+    url: Annotated[
+        str | None, Doc("A finished export's signed download link.", "https://knownbase.example/exports/…")
+    ]
     expires_at: Annotated[str | None, When("When that link stops working.")]
     created_at: Annotated[str, When("When the job was made.")]
     finished_at: Annotated[str | None, When("When it ended.")]

@@ -18,7 +18,7 @@ each operation lives in the module of its resource:
 - conflicts: list_conflicts, resolve_conflict
 - recall: search_notes, get_context, get_changes_since
 - transfer: export_project, export_content, import_project, and the jobs a page follows: start_export,
-  start_import, confirm_import, transfer_job
+  start_import, confirm_import, transfer_job, retry_transfer_job
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
@@ -149,6 +149,7 @@ from memory.store.transfer import (
     export_content,
     export_project,
     import_project,
+    retry_transfer_job,
     start_export,
     start_import,
     transfer_job,
@@ -244,6 +245,7 @@ __all__ = [
     "results_accounts",
     "results_review",
     "results_team",
+    "retry_transfer_job",
     "revoke_api_key",
     "revoke_connection",
     "revoke_invitation",

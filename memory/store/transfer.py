@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, overload
 
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import audit
@@ -208,3 +209,33 @@ def transfer_job(principal: Principal, job: str) -> results_team.TransferJobResu
     """One of the caller's export or import jobs: status, progress, outcome, and for a finished
     export a fresh signed download link."""
     return {"job": jobs.job_dict(principal, jobs.job_for(principal, job))}
+
+
+@registry.read
+def retry_transfer_job(
+    principal: Principal, job: str, idempotency_key: str | None = None
+) -> results_team.TransferJobResult:
+    """Run a failed export or import of the caller's again (its worker died, or it stopped on an
+    error), as the caller; the same job id follows it. A read, as start_export is, so viewers retry
+    their exports; an import needs write access, and the document it keeps until it succeeds."""
+
+    def work() -> results_team.TransferJobResult:
+        retried = jobs.retry(principal, job)
+        project = retried.project
+        if retried.kind == TransferJob.Kind.EXPORT and project is not None:
+            audit.record_after_read(
+                principal,
+                "project.export_requested",
+                project_id=project.pk,
+                project_slug=project.slug,
+                object_id=project.slug,
+                format=retried.format,
+                job=retried.public_id,
+                retry=True,
+            )
+        return {"job": jobs.job_dict(principal, retried)}
+
+    with transaction.atomic():
+        return idempotency.run_once(
+            principal, "retry_transfer_job", idempotency_key, work, project=None, request={"job": job}
+        )

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 
 from accounts.errors import Forbidden, InvalidArgument, NotFound
 from accounts.principal import Principal
+from accounts.site import absolute_url
 from memory import inputs, sealing
 from memory.models import Note, NoteLink, NoteRevision, NoteType, Project
 from memory.shapes import results_team
@@ -297,7 +297,7 @@ def signed_export_url(
     if job is not None:
         payload["j"] = job
     token = sealing.seal(payload, EXPORT_TOKEN_PURPOSE)
-    return f"{settings.SITE_URL}/exports/{token}", timezone.now() + EXPORT_URL_TTL
+    return absolute_url(f"/exports/{token}"), timezone.now() + EXPORT_URL_TTL
 
 
 def read_export_token(token: str) -> ExportGrant:

@@ -22,7 +22,7 @@ from accounts.models import Membership, Team
 from accounts.principal import Principal
 from billing.models import Plan
 from memory import inputs, usage
-from memory.embeddings.scheduling import schedule_embedding
+from memory.embeddings.scheduling import schedule_bulk_embedding
 from memory.ids import new_note_id
 from memory.models import Note, NoteLink, NoteRevision, Project
 from memory.notes.lifecycle import content_hash
@@ -459,7 +459,7 @@ def _write_notes(
         for item in parsed.notes
     ]
     Note.objects.bulk_create(notes, batch_size=_BATCH)
-    schedule_embedding(note.pk for note in notes if note.deleted_at is None)
+    schedule_bulk_embedding(note.pk for note in notes if note.deleted_at is None)
     by_old = {item.id: note for item, note in zip(parsed.notes, notes, strict=True)}
 
     superseded = []

@@ -7,11 +7,11 @@ import secrets
 import uuid
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, RefreshToken, set_token_value
 
 from accounts.models import OAuthConnection, Team, User
+from accounts.site import mcp_url
 
 
 def dcr_application(name: str = "Claude Code") -> Application:
@@ -43,7 +43,7 @@ def issue(
         application=application,
         expires=timezone.now() + timedelta(seconds=expires_in),
         scope=scope,
-        resource=[resource or settings.MCP_URL],
+        resource=[resource or mcp_url()],
     )
     set_token_value(access, raw)
     access.save()

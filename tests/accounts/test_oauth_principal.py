@@ -3,12 +3,12 @@ consent page, named after the OAuth client; anything not issued for /mcp by a li
 
 from __future__ import annotations
 
-from django.conf import settings
 from oauth2_provider.models import AccessToken, RefreshToken
 
 from accounts import oauth
 from accounts.models import Membership, OAuthConnection
 from accounts.principal import AuthMethod, principal_for_oauth_token
+from accounts.site import mcp_url
 from tests.accounts.oauth_tokens import issue
 
 
@@ -64,9 +64,9 @@ def test_refused_tokens(cast):
 
 
 def test_the_resource_may_differ_by_a_trailing_slash_only(cast):
-    raw, _ = issue(cast.member, cast.acme, resource=f"{settings.MCP_URL}/")
+    raw, _ = issue(cast.member, cast.acme, resource=f"{mcp_url()}/")
     assert principal_for_oauth_token(raw) is not None
-    assert principal_for_oauth_token(raw, resource=settings.MCP_URL.replace("/mcp", "/other")) is None
+    assert principal_for_oauth_token(raw, resource=mcp_url().replace("/mcp", "/other")) is None
 
 
 def test_the_token_dies_with_the_membership_the_user_or_the_connection(cast):

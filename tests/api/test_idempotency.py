@@ -15,7 +15,7 @@ import pytest
 
 from accounts.models import ApiKey, AuditEvent
 from memory import store
-from memory.models import IdempotencyRecord, Note, Project
+from memory.models import IdempotencyRecord, Note, Project, TransferJob
 from tests.api.conftest import Api
 from tests.api.schema import operations
 from tests.mcp_gateway.state import db_state, save
@@ -86,6 +86,25 @@ def _import(cast: Any) -> tuple[Request, Request]:
     )
 
 
+def _failed_export(cast: Any) -> str:
+    job = TransferJob.objects.create(
+        team=cast.acme,
+        user=cast.member,
+        project=cast.payments,
+        credential_id="gone",
+        kind=TransferJob.Kind.EXPORT,
+        format="json",
+        status=TransferJob.Status.FAILED,
+        error="The worker stopped while exporting; start it again.",
+    )
+    return job.public_id
+
+
+def _retry(cast: Any) -> tuple[Request, Request]:
+    first, other = _failed_export(cast), _failed_export(cast)
+    return (f"/transfers/{first}/retry", {}), (f"/transfers/{other}/retry", {})
+
+
 POSTS = [
     Post(
         "create_project",
@@ -118,6 +137,7 @@ POSTS = [
         ),
     ),
     Post("import_project", _import),
+    Post("retry_transfer_job", _retry),
     Post(
         "create_api_key",
         lambda c: (("/api-keys", {"name": "CI"}), ("/api-keys", {"name": "CI", "read_only": True})),

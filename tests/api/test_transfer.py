@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts.models import AuditEvent
-from memory.models import Note, Project
+from memory.models import Note, Project, TransferJob
 from tests.mcp_gateway.state import db_state, save
 
 
@@ -54,3 +54,37 @@ def test_import_needs_a_team_wide_write_credential(api, cast):
     for key in (cast.key(cast.viewer), cast.key(cast.owner, project=cast.payments)):
         answer = api.as_(key).post("/import", {"document": document, "slug": "copy", "dry_run": True})
         assert answer.status == 403
+
+
+def test_a_failed_job_is_read_and_retried_over_rest(api, cast, django_capture_on_commit_callbacks):
+    for i in range(3):
+        save(cast, f"Ledger {i}", f"Refunds go through ledger {i}.")
+    job = TransferJob.objects.create(
+        team=cast.acme,
+        user=cast.member,
+        project=cast.payments,
+        credential_id="a session since ended",
+        kind=TransferJob.Kind.EXPORT,
+        format="json",
+        status=TransferJob.Status.FAILED,
+        error="The worker stopped while exporting; start it again.",
+    )
+    path = f"/transfers/{job.public_id}"
+    read = api.get(path)
+    assert (
+        read.status == 200
+        and read.json["job"]["status"] == "failed"
+        and read.json["job"]["retryable"] is True
+    )
+    for other in (cast.key(cast.outsider), cast.key(cast.owner)):  # not theirs: as if it did not exist
+        assert api.as_(other).get(path).status == 404
+        assert api.as_(other).post(f"{path}/retry", {}).status == 404
+
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = api.post(f"{path}/retry", {})
+    assert retried.status == 200 and retried.json["job"]["status"] == "queued", retried
+    done = api.get(path).json["job"]
+    assert (done["status"], done["total"]) == ("succeeded", 3) and done["url"]
+    refused = api.post(f"{path}/retry", {})
+    assert refused.status == 400 and "has finished" in refused.error["message"]
+    assert api.get("/transfers/tj_nothing").status == 404

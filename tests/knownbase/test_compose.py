@@ -1,7 +1,7 @@
 """docker-compose.yml runs the production shape; Docker is not here, so its structure is checked.
 
-Two web processes behind a balancer, one Celery worker, Redis and PostgreSQL with pgvector, each with
-a health check; every app process gets the same settings; the image carries every app it runs.
+Two web processes behind a balancer, a Celery worker for the default queue and one for the bulk
+queue, Redis and PostgreSQL with pgvector, each with a health check; every app process gets the same settings; the image carries every app it runs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from django.conf import settings
 from django.urls import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
-APP_SERVICES = ("migrate", "web-1", "web-2", "worker")
+APP_SERVICES = ("migrate", "web-1", "web-2", "worker", "worker-bulk")
+WORKERS = ("worker", "worker-bulk")
 WEB_SERVICES = ("web-1", "web-2")
 
 
@@ -28,18 +29,19 @@ def compose() -> dict[str, Any]:
 
 def test_the_production_shape_and_nothing_else(compose):
     services = compose["services"]
-    assert set(services) == {"db", "redis", "migrate", "web-1", "web-2", "worker", "lb"}
+    assert set(services) == {"db", "redis", "migrate", "web-1", "web-2", "worker", "worker-bulk", "lb"}
     assert services["db"]["image"].startswith("pgvector/pgvector:")
     assert services["redis"]["image"].startswith("redis:")
     assert "uvicorn knownbase.asgi:application" in services["web-1"]["command"]
-    assert services["worker"]["command"].startswith("celery -A knownbase worker")
+    for name in WORKERS:
+        assert services[name]["command"].startswith("celery -A knownbase worker"), name
     # Only the balancer is reachable from outside; the web processes are behind it.
     assert [name for name, service in services.items() if "ports" in service] == ["lb"]
 
 
 def test_every_long_running_service_has_a_health_check(compose):
     services = compose["services"]
-    for name in ("db", "redis", "web-1", "web-2", "worker", "lb"):
+    for name in ("db", "redis", "web-1", "web-2", *WORKERS, "lb"):
         test = services[name]["healthcheck"]["test"]
         assert test[0] in ("CMD", "CMD-SHELL") and len(test) > 1, name
     assert "pg_isready" in services["db"]["healthcheck"]["test"][1]
@@ -67,7 +69,7 @@ def test_app_processes_wait_for_healthy_dependencies_and_one_migration(compose):
     services = compose["services"]
     assert services["migrate"]["command"] == "python manage.py migrate --noinput"
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
-    for name in (*WEB_SERVICES, "worker"):
+    for name in (*WEB_SERVICES, *WORKERS):
         depends = services[name]["depends_on"]
         assert depends["db"]["condition"] == "service_healthy", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -101,6 +103,19 @@ def test_the_balancer_spreads_over_both_web_processes(compose):
     assert target["source"] == "lb" and target["target"].startswith("/etc/nginx/")
 
 
+def test_bulk_work_has_a_worker_of_its_own(compose):
+    """The default worker consumes the default queue only (mail, exports, the beat schedule), the
+    bulk worker the bulk queue only: an import's thousands of embeddings never hold a slot mail needs."""
+    services = compose["services"]
+    default, bulk = services["worker"]["command"], services["worker-bulk"]["command"]
+    assert "-Q" not in default.split() and " -B" in default  # task_default_queue = CELERY_QUEUE
+    assert f"-Q {settings.CELERY_BULK_QUEUE}" in bulk and " -B" not in bulk
+    assert settings.CELERY_BULK_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    routes = settings.CELERY_TASK_ROUTES
+    assert routes["memory.tasks.embed_note_batch"] == {"queue": settings.CELERY_BULK_QUEUE}
+    assert "memory.tasks.embed_note" not in routes and "web.tasks.send_password_reset" not in routes
+
+
 def test_the_image_carries_every_app_it_runs():
     dockerfile = (ROOT / "Dockerfile").read_text()
     copied = set(re.findall(r"^COPY (\S+) \./", dockerfile, flags=re.MULTILINE))
@@ -112,3 +127,9 @@ def test_the_image_carries_every_app_it_runs():
 def _documented_settings() -> set[str]:
     table = (ROOT / "docs" / "settings.md").read_text()
     return set(re.findall(r"^\| `([A-Z_]+)` \|", table, flags=re.MULTILINE))
+
+
+def test_the_published_port_and_site_url_follow_one_port_variable(compose):
+    # `PORT=8100 docker compose up` must not publish :8100 while every link still names :8000.
+    assert compose["services"]["lb"]["ports"] == ["${PORT:-8000}:80"]
+    assert compose["x-app-env"]["SITE_URL"] == "${SITE_URL:-http://localhost:${PORT:-8000}}"

@@ -63,6 +63,7 @@ def test_env_url_checks_scheme():
 def test_database_from_url():
     entry = database_from_url("postgresql://kb:s3cret@db.internal:6543/knownbase")
     assert entry["NAME"] == "knownbase"
+    assert entry["ENGINE"] == "knownbase.db_backend"  # the fail-fast pool, without an embedded server
     assert (entry["USER"], entry["PASSWORD"], entry["HOST"], entry["PORT"]) == (
         "kb",
         "s3cret",

@@ -35,6 +35,7 @@ CONTROLLED = (
     "DB_POOL_MIN_SIZE",
     "DB_POOL_MAX_SIZE",
     "DB_POOL_TIMEOUT_SECONDS",
+    "DB_CONNECT_TIMEOUT_SECONDS",
     "STATIC_ROOT",
     "EMAIL_URL",
     "DEFAULT_FROM_EMAIL",
@@ -147,7 +148,9 @@ def test_embedded_database_uses_a_pool_by_default():
     default = settings_value(DB)
     assert default["ENGINE"] == "knownbase.db_backend"
     assert default["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
-    assert default["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 10, "timeout": 10.0}
+    # A web node waits 2 s at most for a connection, and 2 s for the server to answer a connect.
+    assert default["OPTIONS"]["pool"] == {"min_size": 0, "max_size": 10, "timeout": 2.0}
+    assert default["OPTIONS"]["connect_timeout"] == 2
     assert default["OPTIONS"]["embedded_data_dir"]
 
 
@@ -158,9 +161,14 @@ def test_pool_size_and_timeout_come_from_the_environment():
         DB_POOL_MIN_SIZE="2",
         DB_POOL_MAX_SIZE="4",
         DB_POOL_TIMEOUT_SECONDS="3",
+        DB_CONNECT_TIMEOUT_SECONDS="5",
     )
-    assert default["ENGINE"] == "django.db.backends.postgresql"
-    assert default["OPTIONS"] == {"pool": {"min_size": 2, "max_size": 4, "timeout": 3.0}}
+    # The project's backend (its fail-fast pool) for a server of its own too.
+    assert default["ENGINE"] == "knownbase.db_backend"
+    assert default["OPTIONS"] == {
+        "pool": {"min_size": 2, "max_size": 4, "timeout": 3.0},
+        "connect_timeout": 5,
+    }
     assert default["CONN_MAX_AGE"] == 0
 
 
@@ -261,3 +269,26 @@ def test_trusted_proxy_count_and_the_earlier_switch():
     assert settings_value("s.TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT="0", TRUST_X_FORWARDED_FOR="true") == 0
     result = import_settings(TRUSTED_PROXY_COUNT="-1")
     assert result.returncode != 0 and "TRUSTED_PROXY_COUNT must be at least 0" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"TRANSFER_JOB_HEARTBEAT_SECONDS": "10", "TRANSFER_JOB_SILENT_SECONDS": "20"},
+            "at least three times TRANSFER_JOB_HEARTBEAT_SECONDS",
+        ),
+        ({"TRANSFER_JOB_HEARTBEAT_SECONDS": "0"}, "TRANSFER_JOB_HEARTBEAT_SECONDS must be at least 1"),
+        ({"CELERY_QUEUE": "work", "CELERY_BULK_QUEUE": "work"}, "CELERY_BULK_QUEUE must differ"),
+    ],
+)
+def test_job_settings_that_would_fail_live_jobs_or_merge_the_queues_refuse_to_load(env, message):
+    result = import_settings(**env)
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_bulk_work_is_routed_to_the_bulk_queue_named_in_the_environment():
+    routes = settings_value("s.CELERY_TASK_ROUTES", CELERY_BULK_QUEUE="slow-lane")
+    assert routes["memory.tasks.embed_note_batch"] == {"queue": "slow-lane"}
+    assert "sweep-transfer-jobs" in settings_value("list(s.CELERY_BEAT_SCHEDULE)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,11 +19,13 @@ from typing import Any
 import httpx2
 import pytest
 import redis
+from django.db import connection
 
 from memory import store
 from memory.models import Note
-from tests.live_mcp import McpCaller
-from tests.web_process import web_processes
+from tests import web_process
+from tests.live_mcp import McpCaller, free_port
+from tests.web_process import web_environment
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 pytestmark = [pytest.mark.live_server, pytest.mark.slow]  # two uvicorn processes
@@ -39,19 +42,32 @@ class Pair:
 @pytest.fixture(scope="module")
 def web(django_db_setup: None, django_db_blocker: Any) -> Iterator[Pair]:
     redis.Redis.from_url(REDIS_URL).ping()
-    queue = f"knownbase-two-web-{os.getpid()}"
+    ports = free_port(), free_port()
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    env = web_environment(
+        KNOWNBASE_DB_NAME=connection.settings_dict["NAME"],
+        REDIS_URL=REDIS_URL,
+        CELERY_QUEUE=f"knownbase-two-web-{os.getpid()}",
+        SECRET_KEY=secrets.token_urlsafe(48),  # one key for both, none from the data folder
+        SITE_URL=bases[0],
+        DEBUG="false",
+        EMBEDDINGS_PROVIDER="none",  # keyword search only: no model to load, no embedding tasks
+        API_ANONYMOUS_PER_IP_PER_MINUTE=str(ANONYMOUS_LIMIT),
+        TRUSTED_PROXY_COUNT="1",  # as behind the balancer; lets each test be its own client address
+        LOG_LEVEL="WARNING",
+    )
+    if "DATABASE_URL" in os.environ:
+        base_url = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
+        env["DATABASE_URL"] = f"{base_url}/{connection.settings_dict['NAME']}"
+    processes = [web_process.start(env, port) for port in ports]
     try:
-        with web_processes(
-            2,
-            REDIS_URL=REDIS_URL,
-            CELERY_QUEUE=queue,
-            EMBEDDINGS_PROVIDER="none",  # keyword search only: no model to load, no embedding tasks
-            API_ANONYMOUS_PER_IP_PER_MINUTE=str(ANONYMOUS_LIMIT),
-            TRUSTED_PROXY_COUNT="1",  # as behind the balancer; lets each test be its own client address
-        ) as bases:
-            yield Pair(*bases)
+        for base, process in zip(bases, processes, strict=True):
+            web_process.wait_ready(base, process)
+        yield Pair(*bases)
     finally:
-        redis.Redis.from_url(REDIS_URL).delete(queue)
+        for process in processes:
+            web_process.stop(process)
+        redis.Redis.from_url(REDIS_URL).delete(env["CELERY_QUEUE"])
 
 
 @pytest.fixture

@@ -216,6 +216,12 @@ def test_an_import_that_cannot_run_ends_failed_and_writes_nothing(
     job = store.transfer_job(owner, staged["id"])["job"]
     assert job["status"] == "failed" and "exists already" in job["error"]
     assert Note.objects.filter(project__slug="payments-copy").count() == 0
+    # The document stays until the import succeeds: once the slug is free, a retry imports it.
+    assert job["retryable"] is True
+    Project.objects.filter(slug="payments-copy").delete()
+    run_queued(django_capture_on_commit_callbacks, lambda: store.retry_transfer_job(owner, staged["id"]))
+    assert store.transfer_job(owner, staged["id"])["job"]["status"] == "succeeded"
+    assert Note.objects.filter(project__slug="payments-copy").count() == 3
     assert TransferJob.objects.get(public_id=staged["id"]).document is None
 
 

@@ -21,7 +21,6 @@ def oauth_site(django_db_setup: None, django_db_blocker: Any) -> Iterator[Site]:
     base = f"http://127.0.0.1:{port}"
     overrides = override_settings(
         SITE_URL=base,
-        MCP_URL=f"{base}/mcp",
         CSRF_TRUSTED_ORIGINS=[base],
         OAUTH2_PROVIDER={**settings.OAUTH2_PROVIDER, "OIDC_ISS_ENDPOINT": base},
     )

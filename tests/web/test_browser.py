@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
 from django.core import mail
 
+from accounts import site
 from accounts.models import ApiKey, User
 from tests.live_mcp import McpCaller
 from tests.web.browser import screenshot
@@ -64,7 +64,7 @@ def test_sign_up_verify_create_a_key_and_connect_with_the_copied_configuration(
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == page.locator("#config-http-text").inner_text().strip()
     config = json.loads(copied)
-    assert config == {"url": settings.MCP_URL, "headers": {"Authorization": f"Bearer {raw}"}}
+    assert config == {"url": site.mcp_url(), "headers": {"Authorization": f"Bearer {raw}"}}
 
     # The agent connects with what was copied, on the live server's port (from another thread:
     # this one carries Playwright's event loop, and the MCP client runs one of its own).

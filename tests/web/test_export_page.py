@@ -4,9 +4,11 @@ a job whose page shows a progress bar, polled by htmx, and then the link."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from django.utils import timezone
 
 from memory import tasks
 from memory.models import TransferJob
@@ -150,3 +152,33 @@ def test_in_chromium_the_progress_bar_follows_the_job_to_the_link(
     href = page.locator("#download").get_attribute("href") or ""
     download = page.request.get(site_url + urlsplit(href).path)
     assert download.status == 200 and "### Export me 2" in download.text()
+
+
+def test_a_job_whose_worker_stopped_says_so_and_a_retry_runs_it_again(
+    as_user, cast, notes, settings, django_capture_on_commit_callbacks
+):
+    settings.TRANSFER_TASK_THRESHOLD = 2
+    client = as_user(cast.member, cast.acme)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post("/projects/payments/export/", {"format": "json"})
+    job = TransferJob.objects.get()
+    silent = timedelta(seconds=settings.TRANSFER_JOB_SILENT_SECONDS + 1)
+    TransferJob.objects.filter(pk=job.pk).update(
+        status="running", progress=1, heartbeat_at=timezone.now() - silent
+    )
+
+    stopped = client.get(f"/transfers/{job.public_id}/").content.decode()
+    assert "The worker stopped while exporting; start it again." in stopped
+    assert f'action="/transfers/{job.public_id}/retry/"' in stopped and "Retry the export" in stopped
+    assert 'hx-trigger="every 1s"' not in stopped  # finished: the page stops polling
+    assert client.get(f"/transfers/{job.public_id}/retry/").status_code == 405
+    for other, team in ((cast.outsider, cast.globex), (cast.owner, cast.acme)):
+        assert as_user(other, team).post(f"/transfers/{job.public_id}/retry/").status_code == 404
+
+    client = as_user(cast.member, cast.acme)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/transfers/{job.public_id}/retry/")
+    assert response.status_code == 302 and response["Location"] == f"/transfers/{job.public_id}/"
+    assert 'id="download"' in client.get(response["Location"]).content.decode()
+    again = client.post(f"/transfers/{job.public_id}/retry/")
+    assert again.status_code == 400 and "This job has finished" in again.content.decode()

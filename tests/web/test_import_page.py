@@ -117,8 +117,15 @@ def test_bad_files_are_form_errors(as_user, cast, content, message):
 def test_an_oversized_file_is_refused(as_user, cast, export_file, settings):
     settings.IMPORT_MAX_BYTES = 1024
     response = upload(as_user(cast.member, cast.acme), export_file)
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert "the limit is 1 KB" in response.content.decode()
+    assert not TransferJob.objects.exists()
+
+
+def test_a_file_nested_1000_deep_is_a_form_error_not_a_500(as_user, cast):
+    response = upload(as_user(cast.member, cast.acme), b"[" * 1000 + b"]" * 1000)
+    assert response.status_code == 400
+    assert "nested deeper than 64 levels" in response.content.decode()
     assert not TransferJob.objects.exists()
 
 

@@ -4,12 +4,12 @@ import json
 import re
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
 from accounts import actions
 from accounts.models import ApiKey, AuditEvent, Membership, Role
 from accounts.principal import principal_for_api_key
+from accounts.site import mcp_url
 
 
 def _create(client, **fields):
@@ -33,7 +33,7 @@ def test_a_new_key_is_shown_once_with_every_client_configuration(as_user, cast):
     raw = _raw_key(html)
     for client_name in ("Claude Code", "Cursor", "VS Code", "Codex", "Windsurf", "Any HTTP client", "stdio"):
         assert client_name in html
-    assert f"claude mcp add --transport http knownbase {settings.MCP_URL} --header" in html
+    assert f"claude mcp add --transport http knownbase {mcp_url()} --header" in html
     assert "data-copy=" in html
 
     key = ApiKey.objects.get()
@@ -204,5 +204,5 @@ def test_the_generic_configuration_on_the_page_is_valid_json(as_user, cast):
     block = re.search(r'id="config-http-text"[^>]*>(.*?)</pre>', html, re.S)
     assert block
     document = json.loads(block.group(1).replace("&quot;", '"'))
-    assert document["url"] == settings.MCP_URL
+    assert document["url"] == mcp_url()
     assert document["headers"]["Authorization"] == f"Bearer {_raw_key(html)}"

@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
-from django.conf import settings
 from oauth2_provider.models import Grant, RefreshToken
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauthlib.common import Request
@@ -19,6 +18,7 @@ from oauthlib.oauth2 import Server
 from oauthlib.oauth2.rfc6749 import errors
 from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challenge_method_s256
 
+from edge.site import mcp_url
 from memory import store
 from memory.store import same_resource
 from web.oauth.redirects import redirect_uri_allowed
@@ -42,14 +42,14 @@ def bind_to_mcp(request: Request) -> dict[str, Any]:
     """Authorization requests may name only this server's /mcp as their resource; a request naming
     none is bound to it too, so every token this server issues is good for /mcp and nothing else."""
     resources = requested_resources(request)
-    foreign = [item for item in resources if not same_resource(item, settings.MCP_URL)]
+    foreign = [item for item in resources if not same_resource(item, mcp_url())]
     if foreign:
         raise errors.CustomOAuth2Error(
             error="invalid_target",
-            description=f"This server issues tokens only for {settings.MCP_URL}, not {foreign[0]}.",
+            description=f"This server issues tokens only for {mcp_url()}, not {foreign[0]}.",
             request=request,
         )
-    request.resource = resources or [settings.MCP_URL]
+    request.resource = resources or [mcp_url()]
     return {}
 
 

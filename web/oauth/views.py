@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -19,10 +18,10 @@ from oauth2_provider.views.dynamic_client_registration import (
     DynamicClientRegistrationView,
 )
 
-from edge import rate
+from edge import bounded_json, doors
 from edge.client_address import client_address
 from edge.errors import raise_for_access
-from memory import store
+from memory import inputs, store
 from memory.store import StoreError, User
 from web.oauth.forms import ConsentForm
 from web.oauth.redirects import is_loopback, redirect_uri_problem
@@ -98,12 +97,62 @@ class ConsentView(AuthorizationView):
         return super().create_authorization_response(request, scopes, credentials, allow)
 
 
-def _metadata_refusal(body: bytes) -> JsonResponse | None:
-    """Our rules on top of DOT's validation of RFC 7591 client metadata: a client name the
-    screening gate passes, redirect URIs (http only on loopback) and grant types (the authorization
-    code flow only)."""
+def _invalid(error: str, description: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": error, "error_description": description}, status=status)
+
+
+def _size_refusal(request: HttpRequest) -> JsonResponse | None:
+    """A registration body past inputs.OAUTH_REGISTRATION_BYTES: 413, by its declared length before
+    it is read (Django reads no more than that), or by its size when no length was declared."""
+    limit = inputs.OAUTH_REGISTRATION_BYTES.max_length
     try:
-        data = json.loads(body)
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    try:
+        too_large = declared > limit or len(request.body) > limit  # read only within its length
+    except RequestDataTooBig:
+        too_large = True
+    if too_large:
+        return _invalid(
+            "invalid_client_metadata", f"The registration is larger than {limit} bytes of JSON.", status=413
+        )
+    return None
+
+
+def _redirect_uris_refusal(uris: object) -> JsonResponse | None:
+    if not isinstance(uris, list):
+        return None  # DOT says what redirect_uris must be
+    most = inputs.OAUTH_REDIRECT_URIS.max_items
+    if len(uris) > most:
+        return _invalid(
+            "invalid_redirect_uri", f"At most {most} redirect URIs may be registered; {len(uris)} were sent."
+        )
+    longest = inputs.OAUTH_REDIRECT_URI.max_length
+    for uri in uris:
+        if isinstance(uri, str) and len(uri) > longest:
+            return _invalid(
+                "invalid_redirect_uri", f"A redirect URI may be at most {longest} characters long."
+            )
+        problem = redirect_uri_problem(uri) if isinstance(uri, str) else None
+        if problem:
+            return _invalid("invalid_redirect_uri", problem)
+    return None
+
+
+def _metadata_refusal(request: HttpRequest) -> JsonResponse | None:
+    """Our rules on top of DOT's validation of RFC 7591 client metadata: a bounded body (size,
+    nesting, the count and length of redirect URIs), a client name the screening gate passes,
+    redirect URIs (http only on loopback) and grant types (the authorization code flow only)."""
+    too_large = _size_refusal(request)
+    if too_large is not None:
+        return too_large
+    try:
+        data = bounded_json.loads(request.body)
+    except bounded_json.TooDeep as error:
+        return _invalid(
+            "invalid_client_metadata", f"The registration is nested deeper than {error.limit} levels."
+        )
     except ValueError:
         return None  # DOT answers malformed JSON itself
     if not isinstance(data, dict):
@@ -114,11 +163,9 @@ def _metadata_refusal(body: bytes) -> JsonResponse | None:
         return JsonResponse(
             {"error": "invalid_client_metadata", "error_description": error.message}, status=400
         )
-    uris = data.get("redirect_uris")
-    for uri in uris if isinstance(uris, list) else []:
-        problem = redirect_uri_problem(uri) if isinstance(uri, str) else None
-        if problem:
-            return JsonResponse({"error": "invalid_redirect_uri", "error_description": problem}, status=400)
+    uris = _redirect_uris_refusal(data.get("redirect_uris"))
+    if uris is not None:
+        return uris
     grant_types = data.get("grant_types")
     if isinstance(grant_types, list) and not set(map(str, grant_types)) <= SUPPORTED_GRANT_TYPES:
         return JsonResponse(
@@ -136,9 +183,7 @@ class RegistrationView(DynamicClientRegistrationView):
     client address; registrations that never obtain a token are deleted after a day."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        decision = rate.hit(
-            f"oauth-register:{client_address(request)}", settings.OAUTH_REGISTRATIONS_PER_IP_PER_MINUTE
-        )
+        decision = doors.OAUTH_REGISTRATION.attempt(address=client_address(request)).hit()
         if not decision.allowed:
             return JsonResponse(
                 {
@@ -149,7 +194,7 @@ class RegistrationView(DynamicClientRegistrationView):
                 status=429,
                 headers={"Retry-After": str(decision.retry_after)},
             )
-        refusal = _metadata_refusal(request.body)
+        refusal = _metadata_refusal(request)
         if refusal is not None:
             return refusal
         response: HttpResponse = super().post(request, *args, **kwargs)
@@ -160,7 +205,7 @@ class RegistrationManagementView(DynamicClientRegistrationManagementView):
     """RFC 7592 read, update and delete of a registration, with the same metadata rules."""
 
     def put(self, request: HttpRequest, client_id: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        refusal = _metadata_refusal(request.body)
+        refusal = _metadata_refusal(request)
         if refusal is not None:
             return refusal
         response: HttpResponse = super().put(request, client_id, *args, **kwargs)

@@ -3,30 +3,37 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.contrib.auth.tokens import default_token_generator
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect
 from django.utils.encoding import force_str
 from django.utils.http import url_has_allowed_host_and_scheme, urlsafe_base64_decode
 from django.views.decorators.http import require_http_methods
 
+from edge import doors
+from edge.client_address import client_address
 from memory import inputs, store
 from memory.store import StoreError, User
 from web import mail, tasks
 from web.forms import LoginForm, PasswordResetRequestForm, SignupForm
 from web.pages import page
 from web.session import account_page, choose_team, current_principal, signed_in_user
-from web.throttle import Throttle, login_throttle, reset_throttle, wait_words
+from web.views.errors import too_many
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # Django's own trick: the reset link's token moves into the session and out of the URL, so it cannot
 # leak through the Referer header of the page where the new password is typed.
 RESET_URL_TOKEN = "set-password"  # noqa: S105 - a path segment, not a secret
 RESET_SESSION_KEY = "_knownbase_reset_token"
+
+
+def login_attempt(request: HttpRequest, email: str) -> doors.Attempt:
+    """A sign-in attempt at the login door, shared by /login/ and /admin/login/."""
+    return doors.LOGIN.attempt(account=email[: inputs.EMAIL.max_length], address=client_address(request))
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -42,6 +49,14 @@ def _safe_next(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if signed_in_user(request) is not None:
         return redirect("web:home")
+    if request.method == "POST":
+        decision = doors.SIGNUP.attempt(address=client_address(request)).hit()
+        if not decision.allowed:
+            return too_many(
+                request,
+                f"Too many sign-ups from this address. Try again in {doors.wait_words(decision.retry_after)}.",
+                decision.retry_after,
+            )
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -82,12 +97,12 @@ def login_view(request: HttpRequest) -> HttpResponse:
     refusal = ""
     status = 200
     if request.method == "POST":
-        throttle = login_throttle(request, str(request.POST.get("username", ""))[: inputs.EMAIL.max_length])
+        throttle = login_attempt(request, str(request.POST.get("username", "")))
         wait = throttle.retry_after()
         if wait:
             refusal = (
                 f"Too many failed sign-ins for this account or from this address. Try again in "
-                f"{wait_words(wait)}, or reset your password."
+                f"{doors.wait_words(wait)}, or reset your password."
             )
             status = 429
         elif form.is_valid():
@@ -100,6 +115,28 @@ def login_view(request: HttpRequest) -> HttpResponse:
             status = 400
     context = {"form": form, "next": next_url, "refusal": refusal}
     return page(request, "web/login.html", context, status=status)
+
+
+def admin_login(request: HttpRequest) -> HttpResponseBase:
+    """The admin site's sign-in behind the same door as /login/: its failures count toward the same
+    per-account and per-address limits, and past them even the right password is refused."""
+    if request.method != "POST":
+        return admin.site.login(request)
+    throttle = login_attempt(request, str(request.POST.get("username", "")))
+    wait = throttle.retry_after()
+    if wait:
+        return too_many(
+            request,
+            f"Too many failed sign-ins for this account or from this address. Try again in "
+            f"{doors.wait_words(wait)}.",
+            wait,
+        )
+    response = admin.site.login(request)
+    if response.status_code == 302 and request.user.is_authenticated:
+        throttle.forgive("account")
+    elif response.status_code == 200:  # the form again, with its error; a CSRF refusal is no attempt
+        throttle.fail()
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -131,16 +168,15 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     refusal = ""
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        throttle = reset_throttle(request, email)
-        wait = throttle.retry_after()
-        if not wait:
-            throttle.fail()  # every request sends mail (or looks as if it did): all of them count
+        decision = doors.PASSWORD_RESET.attempt(account=email, address=client_address(request)).hit()
+        wait = decision.retry_after
+        if decision.allowed:
             user = store.active_user(store.principal_for_account(), email=email)
             # Queued whether or not the address has an account (the task sends nothing without one),
             # and the same answer either way: neither status nor work tells which addresses exist.
             tasks.send_password_reset.delay(user.pk if user is not None else None)
             return redirect("web:password-reset-sent")
-        refusal = f"Too many reset requests. Try again in {wait_words(wait)}."
+        refusal = f"Too many reset requests. Try again in {doors.wait_words(wait)}."
     status = 429 if refusal else 400 if form.errors else 200
     return page(request, "web/password_reset.html", {"form": form, "refusal": refusal}, status=status)
 
@@ -187,12 +223,10 @@ def verify_email(request: HttpRequest, user: User) -> HttpResponse:
     """Where the address stands, and a button that sends the link again."""
     refusal = ""
     if request.method == "POST" and not user.email_verified:
-        throttle = Throttle("verify", {"account": user.email}, {"account": 5}, 3600)
-        wait = throttle.retry_after()
-        if wait:
-            refusal = f"We sent several links already. Try again in {wait_words(wait)}."
+        decision = doors.VERIFICATION_MAIL.attempt(account=user.email).hit()
+        if not decision.allowed:
+            refusal = f"We sent several links already. Try again in {doors.wait_words(decision.retry_after)}."
         else:
-            throttle.fail()
             if mail.send_verification(user):
                 messages.success(request, f"We sent a new link to {user.email}.")
             else:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
+from edge.site import mcp_url
 from memory import store
 from memory.store import Principal
 from web.pages import page
@@ -18,7 +18,7 @@ from web.views.projects import note_url, when
 
 def home(request: HttpRequest) -> HttpResponse:
     if signed_in_user(request) is None:
-        return page(request, "web/landing.html", {"mcp_url": settings.MCP_URL})
+        return page(request, "web/landing.html", {"mcp_url": mcp_url()})
     return dashboard(request)
 
 
@@ -38,6 +38,6 @@ def dashboard(request: HttpRequest, principal: Principal) -> HttpResponse:
         "can_write": principal.can_write,
         "members": len(store.list_members(principal)["members"]),
         "keys": len(store.list_api_keys(principal)["api_keys"]),
-        "mcp_url": settings.MCP_URL,
+        "mcp_url": mcp_url(),
     }
     return page(request, "web/dashboard.html", context, principal=principal)

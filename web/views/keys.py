@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from edge.errors import http_status, raise_for_access
+from edge.site import mcp_url
 from memory import store
 from memory.store import Principal, StoreError
 from web.client_configs import all_configs
@@ -90,8 +90,8 @@ def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
     context = {
         "key": key,
         "raw_key": raw,
-        "configs": all_configs(settings.MCP_URL, raw),
-        "mcp_url": settings.MCP_URL,
+        "configs": all_configs(mcp_url(), raw),
+        "mcp_url": mcp_url(),
     }
     response = page(request, "web/key_created.html", context, principal=principal)
     # Shown once: no cache, no history copy of the page holding the key.

@@ -8,6 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
+from edge import doors
+from edge.client_address import client_address
 from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import Principal, StoreError
@@ -16,6 +18,7 @@ from web.forms import InvitedSignupForm, InviteForm, MemberForm, RoleForm, role_
 from web.pages import page
 from web.session import choose_team, manager_page, signed_in_user, team_page
 from web.views.account import MODEL_BACKEND
+from web.views.errors import too_many
 
 
 def _members_page(
@@ -139,6 +142,15 @@ def revoke_invitation(request: HttpRequest, principal: Principal, public_id: str
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The emailed link: accept as the signed-in invitee, or sign up with the invited address."""
+    # Every request counts, so invitation tokens cannot be tried at speed from one address.
+    decision = doors.INVITATION.attempt(address=client_address(request)).hit()
+    if not decision.allowed:
+        return too_many(
+            request,
+            f"Too many invitation links opened from this address. Try again in "
+            f"{doors.wait_words(decision.retry_after)}.",
+            decision.retry_after,
+        )
     user = signed_in_user(request)
     account = store.principal_for_account(user)
     try:

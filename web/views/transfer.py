@@ -2,7 +2,8 @@
 
 A small export downloads at once through the store's signed link; a larger one, and a larger import,
 runs as a job whose page shows a progress bar (htmx polls it every second; without script the page
-refreshes itself and offers a Refresh link)."""
+refreshes itself and offers a Refresh link). A failed job (its worker died, or it stopped on an error)
+offers a Retry button, which runs it again under the same page."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def export(request: HttpRequest, principal: Principal, slug: str) -> HttpRespons
 def import_project(request: HttpRequest, principal: Principal, slug: str) -> HttpResponse:
     project = _project(principal, slug)
     bound = request.method == "POST"
+    # A body past what this page takes was refused with 413 before it was read (web.request_size).
     form = ImportForm(request.POST, request.FILES) if bound else ImportForm()
     if bound and form.is_valid():
         data = form.cleaned_data
@@ -64,7 +66,8 @@ def import_project(request: HttpRequest, principal: Principal, slug: str) -> Htt
         else:
             return redirect("web:transfer-job", staged["job"]["id"])
     context = {"project": project, "form": form, "can_import": principal.can_write}
-    return page(request, "web/import.html", context, principal=principal, status=400 if bound else 200)
+    status = (413 if form.too_large else 400) if bound else 200
+    return page(request, "web/import.html", context, principal=principal, status=status)
 
 
 def _show_refusal(form: ImportForm, error: StoreError) -> None:
@@ -102,3 +105,17 @@ def transfer_job(request: HttpRequest, principal: Principal, job_id: str) -> Htt
         return render(request, "web/_transfer_status.html", context)
     status = 400 if error_message else 200
     return page(request, "web/transfer_job.html", context, principal=principal, status=status)
+
+
+@team_page
+@require_http_methods(["POST"])
+def retry_transfer_job(request: HttpRequest, principal: Principal, job_id: str) -> HttpResponse:
+    """Run a failed job again, then follow it on its page; a refusal is shown there."""
+    try:
+        store.retry_transfer_job(principal, job_id)
+    except StoreError as error:
+        raise_for_access(error)
+        job = store.transfer_job(principal, job_id)["job"]
+        context = {"job": job, "error": error.message}
+        return page(request, "web/transfer_job.html", context, principal=principal, status=400)
+    return redirect("web:transfer-job", job_id)

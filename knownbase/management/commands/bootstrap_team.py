@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts import actions
 from accounts.errors import StoreError
 from accounts.models import Membership, Role, Team, User
+from accounts.site import mcp_url
 from billing import actions as billing_actions
 from billing.models import Plan
 from memory import store
@@ -90,7 +90,7 @@ class Command(BaseCommand):
                     "api_key": raw_key,
                     "project_scoped": options["project_scoped"],
                     "read_only": options["read_only"],
-                    "mcp_url": settings.MCP_URL,
+                    "mcp_url": mcp_url(),
                 }
             )
         )

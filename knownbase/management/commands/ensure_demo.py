@@ -17,9 +17,11 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.urls import reverse
 
 from accounts import actions
 from accounts.models import ApiKey, Team, User
+from accounts.site import absolute_url, mcp_url
 from billing import actions as billing_actions
 from billing.models import Plan
 from memory import store
@@ -116,11 +118,12 @@ class Command(BaseCommand):
         return raw_key
 
     def _print(self, password_line: str, raw_key: str) -> None:
+        mcp = mcp_url()
         config = {
             "mcpServers": {
                 "knownbase": {
                     "type": "http",
-                    "url": settings.MCP_URL,
+                    "url": mcp,
                     "headers": {"Authorization": f"Bearer {raw_key}"},
                 }
             }
@@ -130,17 +133,19 @@ class Command(BaseCommand):
                 [
                     "",
                     "Knownbase is ready.",
-                    f"  Web:       {settings.SITE_URL}/  (admin at {settings.SITE_URL}/admin/)",
+                    f"  Web:       {absolute_url('/')}  (admin at {absolute_url(reverse('admin:index'))})",
+                    f"  Sign in:   {absolute_url(reverse('web:login'))}",
                     f"  Login:     {DEMO_EMAIL}",
                     f"  Password:  {password_line}",
                     f"  API key:   {raw_key}   (shown once; a new one is issued on every `make run`)",
-                    f"  MCP URL:   {settings.MCP_URL}",
+                    f"  API keys:  {absolute_url(reverse('web:keys'))}",
+                    f"  MCP URL:   {mcp}",
                     "",
                     "Paste into your MCP client's configuration:",
                     json.dumps(config, indent=2),
                     "",
                     "Claude Code: claude mcp add --transport http knownbase "
-                    f"{settings.MCP_URL} --header 'Authorization: Bearer {raw_key}'",
+                    f"{mcp} --header 'Authorization: Bearer {raw_key}'",
                     "",
                 ]
             )

@@ -10,8 +10,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memory.embeddings import ProviderError, get_provider
 from memory.embeddings.queries import missing_embeddings
+from memory.embeddings.scheduling import enqueue_batches
 from memory.recall.semantic import ensure_vector_index
-from memory.tasks import embed_note, embed_notes
+from memory.tasks import embed_notes
 
 
 class Command(BaseCommand):
@@ -20,7 +21,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--batch-size", type=int, default=256)
         parser.add_argument(
-            "--enqueue", action="store_true", help="queue Celery tasks instead of embedding here"
+            "--enqueue", action="store_true", help="queue Celery tasks (bulk queue) instead of embedding here"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -34,9 +35,9 @@ class Command(BaseCommand):
         pks = list(missing_embeddings(provider.model_id).order_by("pk").values_list("pk", flat=True))
         total = len(pks)
         if options["enqueue"]:
-            for pk in pks:
-                embed_note.delay(pk)
-            self.stdout.write(f"queued {total} notes")
+            # Bulk work: batches on the bulk queue, never ahead of mail and single writes.
+            tasks = enqueue_batches(pks)
+            self.stdout.write(f"queued {total} notes in {tasks} tasks")
             return
         started = time.perf_counter()
         done = 0

@@ -4,15 +4,20 @@ fails a write; backfill_embeddings catches up."""
 from __future__ import annotations
 
 from io import StringIO
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
+from accounts import scheduling
 from knownbase.celery import finish_unqueued
 from memory import store
 from memory.embeddings import get_provider
+from memory.embeddings.scheduling import schedule_bulk_embedding
+from memory.limits import EMBED_BATCH
 from memory.models import Note
-from memory.tasks import embed_notes
+from memory.tasks import embed_note_batch, embed_notes
 from tests.celery_broker import broker
 
 
@@ -115,3 +120,41 @@ def test_broker_down_never_loses_the_write(cast, transactional_db, caplog):
     assert finish_unqueued(60)
     assert embedded(result["note"]["id"]).embedding_model == "all-MiniLM-L6-v2-int8"
     assert "Redis unreachable" in caplog.text
+
+
+def test_bulk_work_is_sent_in_batches_of_embed_batch(cast, django_capture_on_commit_callbacks, monkeypatch):
+    """An import's notes are one embed_note_batch task per EMBED_BATCH notes (routed to the bulk
+    queue), never a task per note on the queue mail shares."""
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(scheduling, "enqueue", lambda name, *args, countdown=None: sent.append((name, args)))
+    with django_capture_on_commit_callbacks(execute=True):
+        schedule_bulk_embedding(range(1, 2 * EMBED_BATCH + 2))
+    assert [(name, len(args[0])) for name, args in sent] == [
+        ("memory.tasks.embed_note_batch", EMBED_BATCH),
+        ("memory.tasks.embed_note_batch", EMBED_BATCH),
+        ("memory.tasks.embed_note_batch", 1),
+    ]
+    assert settings.CELERY_TASK_ROUTES["memory.tasks.embed_note_batch"]["queue"] == settings.CELERY_BULK_QUEUE
+
+    sent.clear()
+    owner = cast.principal(cast.owner)
+    for i in range(3):
+        store.create_note(owner, project="payments", title=f"T{i}", body=f"Ledger row {i}")
+    document = store.export_content(owner, "payments")["content"]
+    assert isinstance(document, dict)
+    with django_capture_on_commit_callbacks(execute=True):
+        store.import_project(owner, document, slug="payments-copy")
+    imported = set(Note.objects.filter(project__slug="payments-copy").values_list("pk", flat=True))
+    embeddings = [(name, set(args[0])) for name, args in sent if name.startswith("memory.tasks.embed")]
+    assert embeddings == [("memory.tasks.embed_note_batch", imported)]
+
+
+def test_a_batch_task_embeds_every_note_of_its_batch(cast):
+    principal = cast.principal(cast.member)
+    ids = [
+        store.create_note(principal, project="payments", title=f"T{i}", body=f"Ledger rows {i}")["note"]["id"]
+        for i in range(3)
+    ]
+    pks = [embedded(note_id).pk for note_id in ids]
+    assert embed_note_batch.apply(args=(pks,)).get() == "embedded 3"
+    assert all(embedded(note_id).embedding is not None for note_id in ids)

@@ -175,6 +175,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Redis: Celery broker and cache. Without it, tasks run eagerly in-process and the cache is local.
 REDIS_URL = env_url("REDIS_URL", schemes=("redis", "rediss"))
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
@@ -464,3 +465,29 @@ CELERY_TASK_ROUTES = {
     "memory.tasks.backfill_missing": {"queue": CELERY_BULK_QUEUE},
 }
 CELERY_BEAT_SCHEDULE["sweep-transfer-jobs"] = {"task": "memory.tasks.sweep_transfer_jobs", "schedule": 60.0}
+
+# Redis down: a defined degraded mode (docs/production.md, "Degraded modes"). The cache answers
+# without Redis (knownbase.resilient_cache: reads miss, writes are dropped, counters count per
+# process) and a task the broker cannot take runs in the process (knownbase.celery.ResilientTask).
+# A dead Redis costs one short attempt, then knownbase.breaker skips it for REDIS_RETRY_SECONDS.
+REDIS_TIMEOUT_MS = env_int("REDIS_TIMEOUT_MS", 250, minimum=10, maximum=10_000)
+REDIS_RETRY_SECONDS = env_int("REDIS_RETRY_SECONDS", 10, minimum=1, maximum=3600)
+REDIS_TIMEOUT_SECONDS = REDIS_TIMEOUT_MS / 1000
+if REDIS_URL:
+    CACHES["default"]["BACKEND"] = "knownbase.resilient_cache.ResilientRedisCache"
+    CACHES["default"]["OPTIONS"] = {
+        "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+        "socket_timeout": REDIS_TIMEOUT_SECONDS,
+    }
+    CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT_SECONDS
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+        # A worker's BRPOP waits a second for its reply, so reads get longer than a connection.
+        "socket_timeout": max(REDIS_TIMEOUT_SECONDS, 3.0),
+        # One connection attempt per publish, no retry loop: the caller runs the task instead.
+        "max_retries": 0,
+    }
+    CELERY_TASK_PUBLISH_RETRY = False
+# Sessions live in the database (Django's default engine, named here so it is a decision): a Redis
+# outage must not sign everyone out, as a cache-only session engine would.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -33,12 +33,14 @@ def needs_embedding(note: Note, model_id: str) -> bool:
 MAX_RETRIES = 8
 
 
-@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+# when_unqueued (knownbase.celery.ResilientTask): with no broker, slow work runs in a background
+# thread of the process that asked, not in its request.
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, when_unqueued="thread")
 def embed_note(self: Task, note_pk: int) -> str:
     return _embed_or_retry(self, [note_pk])
 
 
-@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True, when_unqueued="thread")
 def embed_note_batch(self: Task, note_pks: list[int]) -> str:
     """Up to EMBED_BATCH notes of bulk work (an import), on the bulk queue."""
     return _embed_or_retry(self, note_pks)
@@ -79,7 +81,7 @@ def embed_notes(note_pks: list[int]) -> str:
     return f"embedded {len(notes)}"
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, when_unqueued="thread")
 def backfill_missing(batch_size: int = EMBED_BATCH) -> str:
     """Embed every note lacking a vector of the current model (run when a worker starts, so a change
     of provider re-embeds in the background)."""
@@ -101,7 +103,7 @@ def flush_reinforcement() -> int:
     return reinforcement.flush()
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, when_unqueued="thread")
 def run_transfer_job(job_pk: int) -> str:
     """Run a queued export or import (memory.transfer.jobs); it ends succeeded or failed, never stuck."""
     return jobs.run(job_pk, import_project=store.import_project)

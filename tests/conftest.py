@@ -126,8 +126,21 @@ def _no_ip_rate_limit(settings: Any) -> None:
 def _fresh_query_vectors() -> Iterator[None]:
     # The in-process LRU of query vectors outlives a test; a test that swaps the embedding provider
     # must not be answered with another test's vectors.
-    from memory.recall.semantic import recent_vectors
+    from memory.recall.semantic import recent_vectors, reset_provider_breakers
 
     recent_vectors.clear()
+    reset_provider_breakers()  # likewise a provider another test made fail
     yield
     recent_vectors.clear()
+    reset_provider_breakers()
+
+
+@pytest.fixture(autouse=True)
+def _redis_breaker_closed() -> Iterator[None]:
+    # A test that breaks Redis (or the broker) opens the process-wide breaker; the next test must
+    # find Redis tried again, not skipped.
+    from knownbase import breaker
+
+    breaker.redis.reset()
+    yield
+    breaker.redis.reset()

@@ -4,7 +4,8 @@ could be answered by a read replica.
 
 The buffer is a Redis hash when REDIS_URL is set (shared by every web node; a Celery task flushes
 it) and a locked dictionary in the process otherwise (a timer thread flushes it). Counts are a
-ranking signal, not a record: a buffer lost to a crash loses a few increments, never a note.
+ranking signal, not a record: a buffer lost to a crash loses a few increments, never a note, and
+while Redis is unreachable reads are not counted at all rather than wait for it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import functools
 import logging
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import redis
 from django.conf import settings
@@ -37,7 +38,8 @@ _local_lock = threading.Lock()
 def _client(url: str) -> redis.Redis:
     # One client (and its connection pool) per process and URL: building one per read connected,
     # resolved the address and disconnected on every get_context and get_notes.
-    return redis.Redis.from_url(url)
+    timeout = settings.REDIS_TIMEOUT_SECONDS
+    return redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
 
 
 def _redis() -> redis.Redis:
@@ -51,16 +53,31 @@ def record(note_pks: Iterable[int]) -> None:
         return
     try:
         if settings.REDIS_URL:
-            pipe = _redis().pipeline()
-            for pk in pks:
-                pipe.hincrby(_REDIS_HASH, str(pk), 1)
-            pipe.execute()
+            _unless_redis_is_down(lambda: _count_in_redis(pks))
         else:
             with _local_lock:
                 _local_counts.update(pks)
-        _schedule_flush()
+            _schedule_flush()
     except Exception:
         log.exception("could not record note reads for reinforcement")
+
+
+def _count_in_redis(pks: list[int]) -> None:
+    pipe = _redis().pipeline()
+    for pk in pks:
+        pipe.hincrby(_REDIS_HASH, str(pk), 1)
+    pipe.execute()
+    _schedule_flush()
+
+
+def _unless_redis_is_down(operation: Callable[[], None]) -> None:
+    # The cache backend on REDIS_URL (knownbase.resilient_cache) holds the breaker the cache and the
+    # broker share: a Redis known to be down is not asked again, and its outage is logged once.
+    guard = getattr(cache, "guard", None)
+    if guard is None:
+        operation()
+    else:
+        guard(operation, lambda: None)
 
 
 def _schedule_flush() -> None:

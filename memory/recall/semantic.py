@@ -15,6 +15,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 
+from accounts.breaker import CircuitBreaker
 from memory.embeddings import Kind, ProviderError, get_provider
 from memory.fields import embedding_column_is_vector
 from memory.models import Note
@@ -76,6 +77,28 @@ def cached_vectors(model_id: str, kind: str, texts: list[str]) -> list[list[floa
     return [found.get(_cache_key(model_id, kind, text)) for text in texts]
 
 
+# After the provider failed, searches and remembers answer by keywords without asking it again for
+# this long (then one call probes it): an HTTP provider's retries would otherwise cost every call
+# seconds. The background embedding tasks keep their own retries.
+PROVIDER_RETRY_SECONDS = 30.0
+_provider_breakers: dict[str, CircuitBreaker] = {}
+_provider_breakers_lock = threading.Lock()
+
+
+def provider_breaker(model_id: str) -> CircuitBreaker:
+    with _provider_breakers_lock:
+        found = _provider_breakers.get(model_id)
+        if found is None:
+            found = CircuitBreaker(f"Embeddings provider {model_id}", lambda: PROVIDER_RETRY_SECONDS)
+            _provider_breakers[model_id] = found
+        return found
+
+
+def reset_provider_breakers() -> None:
+    with _provider_breakers_lock:
+        _provider_breakers.clear()
+
+
 def vector_for(text: str, kind: Kind = "query") -> tuple[str, list[float]] | None:
     """(model id, vector) for `text`, cached briefly; None when no provider works right now. A
     document vector computed here (remember's candidate lookup) is reused by the embedding task."""
@@ -91,14 +114,19 @@ def vector_for(text: str, kind: Kind = "query") -> tuple[str, list[float]] | Non
     if cached is not None:
         recent_vectors.put(recent_key, list(cached))
         return provider.model_id, list(cached)
+    breaker = provider_breaker(provider.model_id)
+    if not breaker.allow():
+        return None  # known to be failing: keyword search, without waiting for it
     try:
         vector = provider.embed([text], kind=kind)[0]
     except ProviderError as exc:
-        log.warning("embedding failed, answering with keyword search: %s", exc)
+        breaker.failed(exc)  # one warning per outage
         return None
-    except Exception:
+    except Exception as exc:
         log.exception("embedding crashed, answering with keyword search")
+        breaker.failed(exc)
         return None
+    breaker.succeeded()
     cache.set(key, vector, QUERY_VECTOR_TTL)
     recent_vectors.put(recent_key, vector)
     return provider.model_id, vector

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.db import connection
 
 from memory import store
-from memory.embeddings import reset_provider
+from memory.embeddings import ProviderError, reset_provider
 from memory.recall import semantic
 from memory.recall.semantic import index_name
 
@@ -129,3 +131,37 @@ def test_remember_flags_a_close_meaning_for_review(cast, corpus, django_capture_
         assert result["review_required"] and result["similar"][0]["id"] == corpus[0]
     else:
         assert result["note"]["id"] == corpus[0]
+
+
+class FlakyProvider:
+    model_id = "flaky-model"
+    dim = 3
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.down = True
+
+    def embed(self, texts, kind="document"):
+        self.calls += 1
+        if self.down:
+            raise ProviderError("HTTP 503")
+        return [[1.0, 0.0, 0.0] for _ in texts]
+
+
+def test_a_failing_provider_is_not_asked_again_until_its_retry_period(cast, corpus, monkeypatch, caplog):
+    flaky = FlakyProvider()
+    monkeypatch.setattr(semantic, "get_provider", lambda: flaky)
+    modes = [search(cast, f"invoice currency {n}", semantic=True)["search_mode"] for n in range(3)]
+    assert modes == ["fulltext"] * 3
+    assert flaky.calls == 1  # then keyword search straight away, no provider wait per call
+    assert [r.getMessage() for r in caplog.records if "flaky-model" in r.getMessage()] == [
+        "Embeddings provider flaky-model unreachable (ProviderError: HTTP 503); running degraded, "
+        "trying again every 30 s"
+    ]
+    # Once the period is over one call probes; the provider answers, and meaning is searched again.
+    flaky.down = False
+    breaker = semantic.provider_breaker("flaky-model")
+    monkeypatch.setattr(breaker, "clock", lambda: time.monotonic() + semantic.PROVIDER_RETRY_SECONDS + 1)
+    search(cast, "invoice currency probe", semantic=True)
+    assert flaky.calls == 2
+    assert not semantic.provider_breaker("flaky-model").is_open

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 from accounts.models import AuditEvent
+from knownbase.celery import finish_unqueued
+from tests.celery_broker import broker
+from tests.live_mcp import free_port
 from tests.web.conftest import link_in
 
 NEW = "lantern orchard 42"
@@ -68,3 +71,17 @@ def test_reset_requests_are_limited(client, cast, mailoutbox):
     assert refused.status_code == 429
     assert "Too many reset requests" in refused.content.decode()
     assert len(mailoutbox) == 3
+
+
+def test_without_a_broker_both_answers_match_and_the_mail_still_goes(
+    client, cast, transactional_db, mailoutbox
+):
+    # The mail task runs in a background thread when the broker is unreachable: the request does the
+    # same work for both addresses, and the existing one still gets its link.
+    with broker(f"redis://127.0.0.1:{free_port()}/0"):  # nothing listens on a free port
+        known = _request(client, "olivia@acme.test")
+        unknown = _request(client, "nobody@acme.test")
+    assert finish_unqueued(60)
+    assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
+    assert known.status_code == 302
+    assert [m.to for m in mailoutbox] == [["olivia@acme.test"]]

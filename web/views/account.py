@@ -172,9 +172,9 @@ def password_reset(request: HttpRequest) -> HttpResponse:
         wait = decision.retry_after
         if decision.allowed:
             user = store.active_user(store.principal_for_account(), email=email)
-            if user is not None:
-                tasks.send_password_reset.delay(user.pk)
-            # The same answer whether or not the address has an account.
+            # Queued whether or not the address has an account (the task sends nothing without one),
+            # and the same answer either way: neither status nor work tells which addresses exist.
+            tasks.send_password_reset.delay(user.pk if user is not None else None)
             return redirect("web:password-reset-sent")
         refusal = f"Too many reset requests. Try again in {doors.wait_words(wait)}."
     status = 429 if refusal else 400 if form.errors else 200

@@ -26,8 +26,9 @@ from memory.screening.family import MAX_VALUE, Family, Match, secret
 
 # A password as the shell sees it: quoted (anything but the quote), or a bare word.
 _VALUE = r"(?P<secret>'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|[^\s'\"]{1,200})"
-# The rest of the same command, across backslash continuations ("curl \<newline>  -u …").
-_SAME_COMMAND = r"(?:[^\n]|\\\r?\n)*?"
+# The rest of the same command, across backslash continuations ("curl \<newline>  -u …"), never
+# past a pipe, a list or a background operator: the next command's -p is its own (docker run -p 80:80).
+_SAME_COMMAND = r"(?:[^\n;|&]|\\\r?\n)*?"
 
 # Hosts a command names: a URL's, user@host, mysql's -h / --host, .netrc's machine, a bare loopback
 # name. Python's re on a bounded window (one command line, at most the validator's window).

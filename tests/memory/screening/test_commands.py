@@ -61,11 +61,14 @@ TWINS = {
         "mysql -uroot -proot",
         'mysql -h db.acme.io -u app -p"$MYSQL_PASSWORD"',
         "mysql -u app -p --protocol=tcp",
+        "mysql -u root -p app; psql -p5433 app",
+        "cat dump.sql | mysql -u root -p app | tee -pipe.log",
     ],
     "docker_login_password": [
         'echo "$CR_PAT" | docker login ghcr.io -u bot --password-stdin',
         'docker login -u "$CI_REGISTRY_USER" -p "$CI_REGISTRY_PASSWORD" "$CI_REGISTRY"',
         "docker login -p <password> registry.acme.io",
+        "docker login ghcr.io && docker run -p 8080:80 nginx",
     ],
     "sshpass_password": [
         "sshpass -e ssh -p 2222 deploy@bastion.acme.io",

@@ -107,7 +107,7 @@ TRUE_POSITIVES: dict[str, list[str]] = {
     # commands.py
     "basic_auth_header": ["Authorization: Basic ZGVwbG95OlZ4NyNxTG0yUnA5dw=="],
     "curl_password": ["curl -s -u deploy:CJ3BLT+apEFW https://ci.acme.io/api/json"],
-    "netrc_password": ["machine api.heroku.com login ana@acme.io password InBKTk!bRcd8"],
+    "netrc_password": ["machine api.heroku.com\n  login ana@acme.io\n  password InBKTk!bRcd8\n"],
     "mysql_password": ["mysql -h db.acme.io -u app -payh2Pe%NBeKC app_prod"],
     "docker_login_password": ["docker login -u ci -p m5mToq#hmdbO registry.acme.io"],
     "sshpass_password": ["sshpass -p 'fbxie1#EamXs' ssh deploy@10.0.4.12"],

@@ -16,7 +16,7 @@ from django.db import models
 from django.utils import timezone
 from oauth2_provider.models import AccessToken, RefreshToken
 
-from accounts import limits
+from accounts import key_format, limits
 from accounts.ids import new_public_id
 from accounts.tokens import invitation_max_age, read_invitation_token, sign_invitation_secret
 
@@ -190,8 +190,8 @@ class Invitation(models.Model):
         return "pending"
 
 
-API_KEY_PREFIX = "kb_"
-_LOOKUP_LENGTH = 12
+API_KEY_PREFIX = key_format.PREFIX
+_LOOKUP_LENGTH = key_format.LOOKUP_LENGTH
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
@@ -254,8 +254,7 @@ class ApiKey(models.Model):
         expires_at: datetime | None = None,
     ) -> tuple[ApiKey, str]:
         """Create a key and return it with the raw value, which is never stored."""
-        lookup = secrets.token_hex(_LOOKUP_LENGTH // 2)
-        raw = f"{API_KEY_PREFIX}{lookup}{secrets.token_urlsafe(32)}"
+        lookup, raw = key_format.mint()
         key = cls.objects.create(
             team=team,
             user=user,

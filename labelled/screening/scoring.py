@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
-SPLITS = ("dev", "heldout", "fresh")
+SPLITS = ("dev", "heldout", "fresh", "fresh2")
 
 
 @dataclass(frozen=True)

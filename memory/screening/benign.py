@@ -25,7 +25,7 @@ _MARKER_WORDS = (
     "example", "sample", "placeholder", "changeme", "changeit", "replaceme", "replacewith", "replacethis",
     "redacted", "dummy", "your", "fixme", "insert", "notreal", "notareal", "fake", "goeshere",
 )  # fmt: skip
-_MARKS = ("xxx", "***", "...", "…")
+_MARKS = ("xxxx", "***", "...", "…")
 # A value that ends in "-here" / "_here" ("put-token-here") or is "todo"/"tbd".
 _SUFFIXES = re.compile(r"[-_.]here$|^(?:todo|tbd)$", re.IGNORECASE)
 

@@ -6,6 +6,7 @@ not a decimal) are checked here, on a bounded window around the match.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _RUN_CHARS = "0123456789 \t-"
@@ -109,3 +110,48 @@ def ssn(match: Any) -> bool:
         return False
     area, group, serial = text[start : start + 3], text[start + 4 : start + 6], text[start + 7 : end]
     return area not in {"000", "666"} and area[0] != "9" and group != "00" and serial != "0000"
+
+
+# Separators of the second card shape: one character between every group, the same throughout.
+_SEPARATED_CHARS = "0123456789._/\r\n"
+_GROUP_OR_SEPARATOR = re.compile(r"\d+|[^\d]+")
+
+
+def _segments(groups: list[str], separators: list[str]) -> list[tuple[int, int]]:
+    """(first, last + 1) group indexes of every maximal stretch joined by one repeated separator."""
+    found, first = [], 0
+    for index in range(1, len(separators) + 1):
+        if index == len(separators) or separators[index] != separators[first]:
+            if len(separators[first]) == 1:
+                found.append((first, index + 1))
+            first = index
+    return found
+
+
+def separated(match: Any) -> bool:
+    """A card printed with dots, underscores, slashes or one group per line: 4111.1111.1111.1111.
+
+    Every separator between its groups is the same single character, the groups are a card's, and
+    the stretch is not part of a longer one joined the same way (a dotted version, a list of
+    four-digit numbers one per line), nor glued to a word or a number."""
+    text: str = match.string
+    start, end = match.start(), match.end()
+    head = text[max(0, start - _RUN) : start]
+    tail = text[end : end + _RUN]
+    left = start - (len(head) - len(head.rstrip(_SEPARATED_CHARS)))
+    right = end + (len(tail) - len(tail.lstrip(_SEPARATED_CHARS)))
+    # Glued to a word or an identifier ("v4111.1111…", "…1111abc"): part of a name, not a card.
+    if (text[left - 1 : left].isalnum() and text[left : left + 1].isdigit()) or (
+        text[right : right + 1].isalnum() and text[right - 1 : right].isdigit()
+    ):
+        return False
+    pieces = _GROUP_OR_SEPARATOR.findall(text[left:right].replace("\r\n", "\n"))
+    if pieces and not pieces[0][0].isdigit():
+        pieces = pieces[1:]
+    groups, separators = pieces[0::2], pieces[1::2][: max(0, len(pieces[0::2]) - 1)]
+    for first, last in _segments(groups, separators):
+        # A group shared with a neighbouring stretch ("2024/01/15.4111…") may belong to either.
+        trims = {(first, last), (first + (first > 0), last), (first, last - (last < len(groups)))}
+        if any(card_number(groups[i:j]) for i, j in trims if j - i >= 2):
+            return True
+    return False

@@ -22,8 +22,9 @@ from typing import Any
 
 from accounts.errors import InvalidArgument
 from memory.screening.engine import linear
+from memory.screening.family import WINDOW, Family, Match, Pattern, Window
 from memory.screening.normalize import normalized
-from memory.screening.patterns import FAMILIES, WINDOW, Family, Match, Pattern, Window
+from memory.screening.patterns import FAMILIES
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]{0,40}$")
 

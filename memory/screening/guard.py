@@ -28,8 +28,8 @@ from accounts.errors import Screened, StoreError
 from accounts.principal import Principal
 from memory import validation
 from memory.models import ScreeningRule
+from memory.screening.family import Family
 from memory.screening.gate import Finding, TeamRules, screen, walk
-from memory.screening.patterns import Family
 
 log = logging.getLogger(__name__)
 

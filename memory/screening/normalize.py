@@ -1,9 +1,12 @@
 """Undo the disguises a secret can wear before the patterns look at it.
 
-The characters removed are derived from the Unicode database at import time, not listed by hand: a
-hand list misses whole blocks (it missed the Arabic number signs, the interlinear annotation
-characters, the musical beam controls and the supplementary variation selectors), and Python's next
-Unicode update adds characters a hand list would never learn about.
+Removed: every default-ignorable code point (ignorable.py: the Unicode property, frozen from its
+definition, unassigned reserved code points included) and every format character (category Cf,
+derived from unicodedata at first use, so a Unicode update's new ones are removed too; this also
+removes the few format characters the property leaves visible, such as the Arabic number signs).
+A hand list missed whole blocks (the Arabic number signs, the interlinear annotation characters,
+the musical beam controls, the supplementary variation selectors); a category scan alone missed the
+unassigned ignorables (U+2065, U+FFF0, U+E0080, U+E01F0), which NFKC leaves in place.
 """
 
 from __future__ import annotations
@@ -11,28 +14,12 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-# Format characters (category Cf) and variation selectors live in planes 0, 1 and 14 only; planes
-# 2-13 and 15-16 hold ideographs and private use. Scanning these three planes keeps import fast
+from memory.screening import ignorable
+
+# Format characters (category Cf) live in planes 0, 1 and 14 only; planes 2-13 and 15-16 hold
+# ideographs and private use. Scanning these three planes keeps the first use fast
 # (tests/memory/screening/test_normalize.py checks the result against a scan of every code point).
 SCANNED_PLANES = (range(0x20000), range(0xE0000, 0xF0000))
-
-# Default-ignorable characters that are not category Cf, found by name so new ones of the same kind
-# are picked up too: variation selectors (Mn), the Hangul fillers (Lo), the combining grapheme
-# joiner and the Khmer inherent vowels (Mn). All render as nothing and can sit inside a secret.
-_IGNORABLE_NAMES = (
-    "VARIATION SELECTOR",
-    "HANGUL CHOSEONG FILLER",
-    "HANGUL JUNGSEONG FILLER",
-    "HANGUL FILLER",
-)
-_IGNORABLE_EXACT = ("COMBINING GRAPHEME JOINER", "KHMER VOWEL INHERENT AQ", "KHMER VOWEL INHERENT AA")
-
-
-def _is_invisible(char: str) -> bool:
-    if unicodedata.category(char) == "Cf":
-        return True
-    name = unicodedata.name(char, "")
-    return name in _IGNORABLE_EXACT or any(part in name for part in _IGNORABLE_NAMES)
 
 
 def _is_dash(char: str) -> bool:
@@ -50,10 +37,11 @@ def tables() -> tuple[dict[int, None], dict[int, str | None]]:
     for plane in SCANNED_PLANES:
         for code in plane:
             char = chr(code)
-            if _is_invisible(char):
+            if unicodedata.category(char) == "Cf":
                 invisible[code] = None
             elif _is_dash(char):
                 fold[code] = "-"
+    invisible.update(dict.fromkeys(ignorable.code_points()))
     return invisible, {**fold, **invisible}
 
 

@@ -18,105 +18,22 @@ text. Python's `re` backtracks: the old `\\b[a-z][a-z0-9+.\\-]*://` took 7 s on 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, Protocol
 
-from memory.screening import benign, cards
+from memory.screening import benign, cards, commands, services
 from memory.screening.engine import linear
-
-# How much of a match validators judge, and how far around it they may read.
-MAX_VALUE = 512
-WINDOW = 600
-
-
-class Match(Protocol):
-    @property
-    def string(self) -> str: ...
-
-    def group(self, group: int | str = 0, /) -> Any: ...
-
-    def groupdict(self) -> dict[str, Any]: ...
-
-    def start(self, group: int = 0, /) -> int: ...
-
-    def end(self, group: int = 0, /) -> int: ...
-
-
-class Pattern(Protocol):
-    @property
-    def pattern(self) -> str: ...
-
-    def finditer(self, string: str, /) -> Iterator[Any]: ...
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    label: str
-    pattern: Pattern
-    validate: Callable[[Match], bool] | None = None
-
-    def finds(self, text: str) -> Match | None:
-        for match in self.pattern.finditer(text):
-            if self.validate is None or self.validate(Window(match, WINDOW)):
-                return match  # type: ignore[no-any-return]
-        return None
-
-
-class Window:
-    """A match as a validator sees it: the same groups, but `string` is only the text within
-    `margin` characters of the match, so no validator can read (and spend time on) more."""
-
-    def __init__(self, match: Match, margin: int) -> None:
-        self._match = match
-        self._offset = max(0, match.start() - margin)
-        self.string = match.string[self._offset : match.end() + margin]
-
-    def group(self, group: int | str = 0, /) -> Any:
-        return self._match.group(group)
-
-    def groupdict(self) -> dict[str, Any]:
-        return self._match.groupdict()
-
-    def start(self, group: int = 0, /) -> int:
-        return self._match.start(group) - self._offset
-
-    def end(self, group: int = 0, /) -> int:
-        return self._match.end(group) - self._offset
-
-
-def _secret(match: Match) -> str:
-    # Validators judge at most MAX_VALUE characters of a match: enough for any real token, and a
-    # bounded cost per candidate whatever length the unbounded tails of the patterns allow.
-    return str(match.groupdict().get("secret") or match.group(0))[:MAX_VALUE]
-
-
-def _token(prefix_length: int) -> Callable[[Match], bool]:
-    """A fixed-shape token is a secret unless its random part is masked or a documentation marker."""
-
-    def validate(match: Match) -> bool:
-        return not benign.placeholder_token(_secret(match)[prefix_length:])
-
-    return validate
-
-
-def _token_after(separator: str) -> Callable[[Match], bool]:
-    """The same for tokens whose random part follows the last `separator` (sk_live_…, glpat-…)."""
-
-    def validate(match: Match) -> bool:
-        return not benign.placeholder_token(_secret(match).rsplit(separator, 1)[-1])
-
-    return validate
-
-
-def _not_followed_by(chars: str, then: Callable[[Match], bool]) -> Callable[[Match], bool]:
-    # RE2 has no look-ahead: a token of fixed length must not run on into more of its alphabet.
-    def validate(match: Match) -> bool:
-        following = match.string[match.end() : match.end() + 1]
-        return (not following or following not in chars) and then(match)
-
-    return validate
+from memory.screening.family import (
+    ALNUM,
+    MAX_VALUE,
+    START,
+    UPPER_ALNUM,
+    WINDOW,
+    Family,
+    Match,
+    not_followed_by,
+    secret,
+    token,
+    token_after,
+)
 
 
 def _gcp(match: Match) -> bool:
@@ -126,21 +43,14 @@ def _gcp(match: Match) -> bool:
 
 def _slack(match: Match) -> bool:
     # The random part: after the token's type (xoxb-…) or the webhook's last "/".
-    secret = _secret(match)
-    return not benign.placeholder_token(secret.rsplit("/", 1)[-1] if "/" in secret else secret[5:])
+    value = secret(match)
+    return not benign.placeholder_token(value.rsplit("/", 1)[-1] if "/" in value else value[5:])
 
 
 def _ai_key(match: Match) -> bool:
     # "sk-" starts ordinary words and slugs too ("sk-learn-pipeline-…"): the key part must look random.
-    body = _secret(match)[3:]
+    body = secret(match)[3:]
     return benign.random_looking(body) and not benign.placeholder_token(body)
-
-
-# Before a token: start of text or any character that cannot continue it. "_" and "-" are allowed,
-# so tokens glued to words (`aws_AKIA…_backup.csv`, `token_ghp_…`) are found.
-_START = r"(?:^|[^A-Za-z0-9])"
-_UPPER_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-_ALNUM = _UPPER_ALNUM + "abcdefghijklmnopqrstuvwxyz"
 
 
 # --- private keys -----------------------------------------------------------------------------------
@@ -305,7 +215,7 @@ def _assigned_secret(match: Match) -> bool:
     return bool(name and secret_name(name.group(1)[-80:]) and real_secret_value(groups.get("value", "")))
 
 
-FAMILIES: tuple[Family, ...] = (
+_FIRST: tuple[Family, ...] = (
     # PEM / OpenSSH / PGP private key blocks, SSH2 (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----) and
     # PuTTY key files. Limit: key material pasted without its BEGIN line is not seen.
     Family(
@@ -323,7 +233,7 @@ FAMILIES: tuple[Family, ...] = (
         "aws_access_key",
         "an AWS access key id",
         linear(r"(?:^|[^A-Z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})"),
-        _not_followed_by(_UPPER_ALNUM, _token(4)),
+        not_followed_by(UPPER_ALNUM, token(4)),
     ),
     # GCP service-account key files (their private_key_id) and Google API keys.
     Family(
@@ -331,7 +241,7 @@ FAMILIES: tuple[Family, ...] = (
         "a Google Cloud credential",
         linear(
             r"private_key_id[\"']?[ \t]{0,5}[:=]?[ \t]{0,5}[\"']?(?P<secret>[0-9a-f]{40})"
-            r"|" + _START + r"(?P<api>AIza[0-9A-Za-z_\-]{35})"
+            r"|" + START + r"(?P<api>AIza[0-9A-Za-z_\-]{35})"
         ),
         _gcp,
     ),
@@ -339,21 +249,21 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "github_token",
         "a GitHub token",
-        linear(_START + r"(?P<secret>gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})"),
-        _token(4),
+        linear(START + r"(?P<secret>gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{60,})"),
+        token(4),
     ),
     Family(
         "gitlab_token",
         "a GitLab token",
-        linear(_START + r"(?P<secret>gl(?:pat|dt|rt|cbt|ptt|ft|imt|oas|soat|agent)-[A-Za-z0-9_\-]{20,})"),
-        _token_after("-"),
+        linear(START + r"(?P<secret>gl(?:pat|dt|rt|cbt|ptt|ft|imt|oas|soat|agent)-[A-Za-z0-9_\-]{20,})"),
+        token_after("-"),
     ),
     # Slack bot/user/app tokens and incoming-webhook URLs.
     Family(
         "slack_token",
         "a Slack token",
         linear(
-            _START + r"(?P<secret>xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"
+            START + r"(?P<secret>xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"
             r"|https://hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{4,}/[A-Z0-9]{4,}"
             r"/[A-Za-z0-9_]{8,})"
         ),
@@ -363,8 +273,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "stripe_key",
         "a Stripe secret key",
-        linear(_START + r"(?P<secret>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
-        _token_after("_"),
+        linear(START + r"(?P<secret>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
+        token_after("_"),
     ),
     # OpenAI (sk-..., sk-proj-..., sk-svcacct-..., the legacy sk-None-...) and Anthropic (sk-ant-...)
     # API keys. Limit: providers without a prefix.
@@ -372,7 +282,7 @@ FAMILIES: tuple[Family, ...] = (
         "ai_provider_key",
         "an OpenAI or Anthropic API key",
         linear(
-            _START
+            START
             + r"(?P<secret>sk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{32,})"
         ),
         _ai_key,
@@ -380,14 +290,14 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "npm_token",
         "an npm token",
-        linear(_START + r"(?P<secret>npm_[A-Za-z0-9]{36})"),
-        _not_followed_by(_ALNUM, _token(4)),
+        linear(START + r"(?P<secret>npm_[A-Za-z0-9]{36})"),
+        not_followed_by(ALNUM, token(4)),
     ),
     Family(
         "pypi_token",
         "a PyPI token",
-        linear(_START + r"(?P<secret>pypi-AgE[A-Za-z0-9_\-]{50,})"),
-        _token(8),
+        linear(START + r"(?P<secret>pypi-AgE[A-Za-z0-9_\-]{50,})"),
+        token(8),
     ),
     # JSON Web Tokens: a base64url JSON header ("eyJ") and the start of a JSON payload; the signature
     # is not required (a token cut off before it still carries its claims). Limit: JWE and unsigned
@@ -395,8 +305,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "jwt",
         "a JSON Web Token",
-        linear(_START + r"(?P<secret>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8})"),
-        _token(0),
+        linear(START + r"(?P<secret>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8})"),
+        token(0),
     ),
     # user:password@ in any URL or connection string, the user possibly empty and the password
     # possibly holding "@" or "/". References (${DB_PASSWORD}) and placeholders (****, <password>)
@@ -449,4 +359,19 @@ FAMILIES: tuple[Family, ...] = (
     ),
 )
 
-FAMILY_NAMES = tuple(f.name for f in FAMILIES)
+# Payment cards printed with one repeated separator other than a space or a dash (4111.1111.1111.1111,
+# one group per line): the same family, a second shape (cards.separated says which runs qualify).
+# Limit: a list of four four-digit numbers, one per line, that happens to be a Luhn-valid card of a
+# known network is refused too.
+_SEPARATED_CARD = Family(
+    "payment_card",
+    "a payment card number",
+    linear(r"(?P<secret>[2-6]\d{3}(?:(?:[._/]|\r?\n)\d{1,6}){2,5})"),
+    cards.separated,
+)
+
+# The families above were the gate's first: they run first, so a text refused before the later
+# families existed keeps the family its refusal and audit row named. Each later one finds only what
+# the earlier ones let through (issue 20: vendor tokens, Knownbase keys, command-line passwords).
+FAMILIES: tuple[Family, ...] = (*_FIRST, *services.FAMILIES, *commands.FAMILIES, _SEPARATED_CARD)
+FAMILY_NAMES = tuple(dict.fromkeys(f.name for f in FAMILIES))

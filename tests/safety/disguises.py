@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from django.utils.text import slugify
 
-from memory.validation import derive_title
+from accounts.errors import InvalidArgument
+from memory.validation import derive_title, tag_name
 from tests.safety import harness
 from tests.safety.write_paths import Context, Step
 
@@ -227,6 +228,17 @@ DISGUISES: dict[str, list[Disguise]] = {
 }
 
 
+def _valid_tag(piece: str) -> bool:
+    """A tag the store accepts: longer ones (a Discord webhook URL) or other characters (a Basic
+    header's "=") are invalid_argument before anything is written, which tests nothing of the stored
+    form."""
+    try:
+        tag_name(piece)
+    except InvalidArgument:
+        return False
+    return True
+
+
 def scenarios(disguise: Disguise, context: Context) -> list[Scenario]:
     """Every sample the disguise fits: the store would write a value the gate refuses, and the set-up
     calls pass the gate. Per sample, the first cut that only the stored form gives away is kept."""
@@ -239,6 +251,8 @@ def scenarios(disguise: Disguise, context: Context) -> list[Scenario]:
             for pieces in disguise.hide(value, secret):
                 if not harness.refused_by_gate({"value": disguise.stored(pieces)}):
                     continue
+                if disguise in DISGUISES["tags"] and not _valid_tag(pieces[0]):
+                    continue  # refused as an invalid tag before the stored form is screened
                 count += 1
                 steps = disguise.steps(pieces, context, count)
                 set_up = [s.arguments for s in steps if not s.refused]

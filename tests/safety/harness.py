@@ -15,9 +15,10 @@ from typing import Any
 import anyio
 from django.db import connection
 
+from memory.screening.family import Family
 from memory.screening.gate import TeamRules, screen
 from memory.screening.normalize import normalized
-from memory.screening.patterns import FAMILIES, Family
+from memory.screening.patterns import FAMILIES
 from tests.live_mcp import McpCaller
 from tests.memory.screening.samples import TRUE_POSITIVES, disguises
 from tests.safety.write_paths import Context, McpPath, Step

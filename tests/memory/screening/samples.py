@@ -64,8 +64,53 @@ TRUE_POSITIVES: dict[str, list[str]] = {
         "4111111111111111",
         "4111\t1111\t1111\t1111",
         "5425-2334-3010-9903",
+        "4111.1111.1111.1111",
+        "5555_5555_5555_4444",
+        "3782/822463/10005",
+        "card:\n4000\n0566\n5566\n5556\n",
     ],
     "us_ssn": ["123-45-6789", "SSN: 524-31-7788", "SSN 219\u201309\u20139999"],
+    # Issue 20: shapes the gate stored before. services.py
+    "knownbase_api_key": [
+        "kb_483a50dd234a850AzOQQ2l-ZkAFezmkyGKNGupcIDCEhbMJrQ5tJ3uv",
+        "the nightly agent runs as kb_42ef0569c396UMsmaJhXVKY7mi8BbiRbwJLmafBAZkUK4grWYYGa6l- (rotate monthly)",
+    ],
+    "huggingface_token": [
+        "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",
+        "pushed the model with 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 from the CI box",
+    ],
+    "sendgrid_key": ["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"],
+    "twilio_api_key": [
+        "SK0a3fd3a00317e7bb23278eef11e25567",
+        "sid SK67914beaef093b6945178510363fe871 for the SMS worker",
+    ],
+    "vault_token": [
+        "hvs.CAESpcrjCXdRAGJOBD1gGbE4R1PVklY8wIqjtfrDpdBlQEf-DrYn6GAgOYj2421pCFOmcyafRv1RgDtHM8KnPjD6CK"
+    ],
+    "digitalocean_token": ["dop_v1_2819295e8d22bf724f9b28c6eda9c0bf5b0eefeefab913a02fb4e54430f89894"],
+    "shopify_token": ["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", "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"],
+    "age_secret_key": ["AGE-SECRET-KEY-12FWAAJCCZ7XE98ZW0WC5REQW74DNQK0TJWZUKLMKVE3CHXJ23TMFY0G3KH"],
+    "telegram_bot_token": [
+        "7752116184:AA1DgSvhOmcQp6cO_I6UO3KI6BKpox947Gr",
+        "https://api.telegram.org/bot2668755315:AAOaoiMV1RNzo-tEx160LjMycDuv_kM_kkO/getUpdates",
+    ],
+    "discord_webhook": [
+        "https://discord.com/api/webhooks/878977738965245615/o-Pmduqb3stNdcxiMtJcnjJEv3cX4Dsjax3rBJSogkUrTMKvHDAt-t2PfjYTJQvyrhrI"
+    ],
+    "google_oauth_token": [
+        "ya29.a0_jCJdNu7aJlRGLa_yuNoOhSukLCyfPf6hgHG4sddOp3C3IBsy5hSKfOtSrnBdTgpo0M87_CgDMhcIwUgIyyHj9wDISPCG4J",
+        "ya29.c.c0Swnd4VBmyP2A1YtKF8ZUQ6K98QscGsJbifgX7OHvR10OH16Nts4brGpWshHoThaddPxv8_QPwpIQ_5Nav",
+    ],
+    "mailgun_key": ["key-630ad5fd42d98828ba05040d48ea0f70"],
+    "linear_api_key": ["lin_api_hDoiRjaydF9DuoOC5Z98rVgrZWujgYWPqVe5LURc"],
+    "postman_api_key": ["PMAK-30cd79d7949b5a381a32f1de-36c17c0a1857474a1c0f107a4ce7c3d3a9"],
+    # commands.py
+    "basic_auth_header": ["Authorization: Basic ZGVwbG95OlZ4NyNxTG0yUnA5dw=="],
+    "curl_password": ["curl -s -u deploy:CJ3BLT+apEFW https://ci.acme.io/api/json"],
+    "netrc_password": ["machine api.heroku.com\n  login ana@acme.io\n  password InBKTk!bRcd8\n"],
+    "mysql_password": ["mysql -h db.acme.io -u app -payh2Pe%NBeKC app_prod"],
+    "docker_login_password": ["docker login -u ci -p m5mToq#hmdbO registry.acme.io"],
+    "sshpass_password": ["sshpass -p 'fbxie1#EamXs' ssh deploy@10.0.4.12"],
 }
 
 FALSE_POSITIVES: list[str] = [
@@ -106,6 +151,33 @@ FALSE_POSITIVES: list[str] = [
     "postgres://postgres:postgres@db:5432/app",
     "JWT_SECRET=your-secret-key-here\nDATABASE_URL=postgresql://user:password@localhost",
     "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    # Twins of the shapes of issue 20: ids, placeholders, references, documentation, prose.
+    "Revoke kb_3f9a1c2d4e5b6a7c from the keys page; it was shown once as kb_3f9a1c2d4e5b6a7cXyZ…",
+    "export HF_TOKEN=hf_xxx, then hf_hub_download(repo_id=...)",
+    "SENDGRID_API_KEY=${SENDGRID_API_KEY}; keys look like SG.xxxxxxxx.yyyyyyyy",
+    "The SKU and SKIP columns; SK marks a Twilio API key sid",
+    "Vault tokens start with hvs. and live for 768h",
+    "DIGITALOCEAN_TOKEN=dop_v1_<your token>",
+    "shpat_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "age public key age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+    "Telegram's docs: a token looks like 123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11",
+    "POST to https://discord.com/api/webhooks/{webhook.id}/{webhook.token}",
+    "Google access tokens start with ya29. and expire after an hour",
+    "Use a key-value store; key-rotation-policy is yearly",
+    "LINEAR_API_KEY=lin_api_your_key_here",
+    "PMAK-<your-postman-key>",
+    "Authorization: Basic <base64 of user:password>",
+    "Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    "curl -u admin:admin http://localhost:9200/_cat/indices",
+    'curl -u "$API_USER:$API_PASSWORD" https://api.acme.io',
+    "curl -u alice https://files.acme.io (asks for the password)",
+    "machine github.com login ana password <token>",
+    "mysql -u root -p app_dev",
+    "mysql -uroot -proot",
+    'echo "$CR_PAT" | docker login ghcr.io -u bot --password-stdin',
+    "sshpass -e ssh -p 2222 deploy@bastion.acme.io",
+    "release 4.1.1111.1111 on 2024/11/30 from 10.4.111.23",
+    "ports:\n5432\n6379\n8080\n9201\n",
 ]
 
 

@@ -17,8 +17,9 @@ from accounts.errors import InvalidArgument
 from labelled.screening.adversarial import ADVERSARIAL, REPORTED
 from memory.screening import gate
 from memory.screening.engine import Linear
+from memory.screening.family import WINDOW, Family
 from memory.screening.gate import Meter, TeamRules, screen
-from memory.screening.patterns import FAMILIES, WINDOW, Family
+from memory.screening.patterns import FAMILIES
 
 MB = 1 << 20
 # Operations per character: each family reads each character once (15 families, raw and normalised

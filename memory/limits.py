@@ -68,3 +68,8 @@ REVISIONS_LIMIT = NumberInput(1, 100, 20, "How many revisions at most, newest fi
 LIST_LIMIT = NumberInput(1, 200, 50, "How many notes at most in this page.")
 AUDIT_LIMIT = NumberInput(1, 500, 50, "How many events at most.")
 CONFLICT_LIMIT = NumberInput(1, 100, 25, "How many conflicts at most in this page.")
+
+# What render (an AGENTS.md section or a rules file from a project's notes) holds at most: a rules
+# file is read whole at every session start, so a note's text is cut and a type's list is capped.
+RENDER_NOTES_PER_TYPE = 100
+RENDER_BODY_CHARS = 1_500

@@ -130,7 +130,11 @@ def claude_code_hook(site: str, project: str | None) -> ClientConfig:
     url = _api_url(site, project, f"context?format=markdown&budget={HOOK_BUDGET}")
     document = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": _curl(url)}]}]}}
     return ClientConfig(
-        "claude-code-hook", "Claude Code (SessionStart hook)", ".claude/settings.json", "json", _json(document)
+        "claude-code-hook",
+        "Claude Code (SessionStart hook)",
+        ".claude/settings.json",
+        "json",
+        _json(document),
     )
 
 

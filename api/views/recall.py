@@ -39,7 +39,7 @@ class Context(StoreView):
         "same packing as a compact Markdown brief (text/markdown) within the budget, for a client's "
         "session-start hook.",
     )
-    def get(self, request: Request, project: str) -> HttpResponse:
+    def get(self, request: Request, project: str) -> Response | HttpResponse:
         arguments = query_of(request, requests.ContextQuery)
         as_markdown = arguments.pop("format", None) == "markdown"
         budget = arguments.pop("budget", None)
@@ -71,7 +71,9 @@ class Render(StoreView):
         "order: type, then oldest first.",
     )
     def get(self, request: Request, project: str) -> HttpResponse:
-        rendered = store.render_project(principal(request), project, **query_of(request, requests.RenderQuery))
+        rendered = store.render_project(
+            principal(request), project, **query_of(request, requests.RenderQuery)
+        )
         return markdown(rendered["content"])
 
 

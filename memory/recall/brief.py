@@ -35,7 +35,7 @@ def _line(text: str) -> str:
 
 
 def _entry(entry: results.ContextEntry) -> str:
-    labels = [entry[key] for key in ("type", "status") if key in entry]  # type: ignore[literal-required]
+    labels = [entry[key] for key in ("type", "status") if key in entry]
     prefix = f"[{', '.join(labels)}] " if labels else ""
     text = f"- {prefix}**{_line(entry['title'])}**"
     if entry.get("excerpt"):

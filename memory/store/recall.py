@@ -14,8 +14,8 @@ from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
 from memory.recall import brief, context, feed, retrieval, search, tokens
 from memory.shapes import results, results_team
-from memory.transfer import rules_file
 from memory.store.common import team_plan
+from memory.transfer import rules_file
 
 
 @registry.read

@@ -46,7 +46,9 @@ def _item(note: Note) -> list[str]:
     lines = [f"- **{title}** (`{note.public_id}`)"]
     if body and body.rstrip(" .") != note.title.strip().rstrip(" ."):
         # Indented under its bullet, so a multi-line body (steps, code) stays part of the item.
-        lines += [f"  {line}" if line.strip() else "" for line in _safe(_BLANK_LINES.sub("\n\n", body)).split("\n")]
+        lines += [
+            f"  {line}" if line.strip() else "" for line in _safe(_BLANK_LINES.sub("\n\n", body)).split("\n")
+        ]
     return lines
 
 

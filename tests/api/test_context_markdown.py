@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from memory import store
 from memory.recall.tokens import estimate_tokens
 from tests.api.conftest import Api
 from tests.mcp_gateway.state import save
@@ -24,9 +23,13 @@ def test_markdown_brief_holds_the_same_notes_as_the_json(api, cast):
     assert text.startswith("# Project brief: Payments API (payments)")
     assert "## Constraints" in text and "**Amounts in cents**: Never floats for money." in text
     assert rule in text and choice in text
-    packed = store.get_context(cast.principal(cast.member), "payments", query="refunds")
+    packed = api.get("/projects/payments/context", query="refunds").json
     ids = [entry["id"] for entries in packed["sections"].values() for entry in entries]
-    assert [line.rsplit("(", 1)[1].split(";")[0].rstrip(")") for line in text.splitlines() if line.startswith("- ")] == ids
+    assert [
+        line.rsplit("(", 1)[1].split(";")[0].rstrip(")")
+        for line in text.splitlines()
+        if line.startswith("- ")
+    ] == ids
     # JSON stays the default, whatever Accept says.
     assert api.get("/projects/payments/context").json["sections"]["decisions"][0]["id"] == choice
     markdown_accept = api.call(
@@ -90,7 +93,14 @@ def test_render_agents_md_is_the_current_rules_between_markers_in_a_stable_order
     later = save(cast, "UTC only", "Store times in UTC.", type="constraint")
     save(cast, "Trivia", "The office cat is called Ledger.", type="fact")
     save(cast, "Old rule", "Amounts were floats.", type="constraint", status="historical")
-    save(cast, "Private rule", "Only Olivia sees this.", type="constraint", user=cast.owner, visibility="private")
+    save(
+        cast,
+        "Private rule",
+        "Only Olivia sees this.",
+        type="constraint",
+        user=cast.owner,
+        visibility="private",
+    )
     answer = api.get("/projects/payments/render", target="agents_md")
     assert is_markdown(answer), answer
     text = answer.text

@@ -39,7 +39,9 @@ def _new_key_page(as_user: Any, cast: Any, project: str = "") -> tuple[str, dict
     assert raw, page
     texts = {
         slug: html.unescape(text)
-        for slug, text in re.findall(r'<pre class="mono" id="config-([a-z-]+)-text"[^>]*>(.*?)</pre>', page, re.S)
+        for slug, text in re.findall(
+            r'<pre class="mono" id="config-([a-z-]+)-text"[^>]*>(.*?)</pre>', page, re.S
+        )
     }
     return raw.group(1), texts
 
@@ -47,7 +49,13 @@ def _new_key_page(as_user: Any, cast: Any, project: str = "") -> tuple[str, dict
 def _run(command: str, key: str, cwd: Path, stdin: str = "", **env: str) -> subprocess.CompletedProcess[str]:
     environment = {"PATH": os.environ["PATH"], "HOME": str(cwd), client_configs.KEY_ENV: key, **env}
     return subprocess.run(
-        ["sh", "-c", command], cwd=cwd, env=environment, input=stdin, capture_output=True, text=True, timeout=120
+        ["sh", "-c", command],
+        cwd=cwd,
+        env=environment,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -115,7 +123,9 @@ def test_the_rules_file_commands_write_and_refresh_their_files(site_url, setting
 
     assert _run(texts["agents-md"], key, tmp_path).returncode == 0
     first = agents.read_text()
-    assert first.startswith("# Our repo\n\nHand-written rules stay.\n\n<!-- knownbase:begin project=payments -->")
+    assert first.startswith(
+        "# Our repo\n\nHand-written rules stay.\n\n<!-- knownbase:begin project=payments -->"
+    )
     assert rule in first and first.endswith("<!-- knownbase:end project=payments -->\n")
 
     later = save(cast, "Ledger", "Refunds go through the ledger.", type="decision")

@@ -7,6 +7,7 @@ import pytest
 
 from memory.recall.tokens import estimate_tokens
 from tests.api.conftest import Api
+from tests.api.schema import operations
 from tests.mcp_gateway.state import save
 
 
@@ -131,3 +132,20 @@ def test_render_cursor_rules_is_an_always_applied_mdc(api, cast):
     ]
     assert body.startswith("<!-- knownbase:begin project=payments -->") and "Amounts in cents" in body
     assert api.get("/projects/payments/render", target="claude").status == 400
+
+
+def test_the_schema_declares_both_formats_and_the_render_targets():
+    _, path, context = operations()["get_context"]
+    assert path == "/api/v1/projects/{project}/context"
+    assert set(context["responses"]["200"]["content"]) == {"application/json", "text/markdown"}
+    parameters = {p["name"]: p for p in context["parameters"]}
+    assert [v for v in parameters["format"]["schema"]["enum"] if v] == ["json", "markdown"]
+    assert (parameters["budget"]["schema"]["minimum"], parameters["budget"]["schema"]["maximum"]) == (
+        100,
+        50_000,
+    )
+    _, path, render = operations()["render_project"]
+    assert path == "/api/v1/projects/{project}/render"
+    assert set(render["responses"]["200"]["content"]) == {"text/markdown"}
+    targets = {p["name"]: p for p in render["parameters"]}["target"]["schema"]["enum"]
+    assert [v for v in targets if v] == ["agents_md", "cursor_rules"]

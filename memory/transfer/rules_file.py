@@ -14,7 +14,6 @@ import re
 from accounts.principal import Principal
 from memory import limits
 from memory.models import Note, NoteStatus, NoteType, Project
-from memory.notes.lifecycle import excerpt
 
 RENDERED_TYPES = (
     (NoteType.CONSTRAINT, "Constraints (must hold)"),
@@ -38,11 +37,19 @@ def _safe(text: str) -> str:
     return text.replace("<!--", "&lt;!--")
 
 
+def _cut(text: str, limit: int) -> str:
+    """The start of `text` with its lines kept (a procedure's steps, a code block), cut at a line or
+    word end."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    end = max(cut.rfind("\n"), cut.rfind(" "))
+    return (cut[:end] if end > limit * 0.6 else cut).rstrip() + "…"
+
+
 def _item(note: Note) -> list[str]:
     title = _safe(_WS.sub(" ", note.title).strip())
-    body = note.body.strip()
-    if len(body) > limits.RENDER_BODY_CHARS:
-        body = excerpt(body, limits.RENDER_BODY_CHARS)
+    body = _cut(note.body.strip(), limits.RENDER_BODY_CHARS)
     lines = [f"- **{title}** (`{note.public_id}`)"]
     if body and body.rstrip(" .") != note.title.strip().rstrip(" ."):
         # Indented under its bullet, so a multi-line body (steps, code) stays part of the item.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from memory import limits
 from memory.recall.tokens import estimate_tokens
 from tests.api.conftest import Api
 from tests.api.schema import operations
@@ -149,3 +150,15 @@ def test_the_schema_declares_both_formats_and_the_render_targets():
     assert set(render["responses"]["200"]["content"]) == {"text/markdown"}
     targets = {p["name"]: p for p in render["parameters"]}["target"]["schema"]["enum"]
     assert [v for v in targets if v] == ["agents_md", "cursor_rules"]
+
+
+def test_a_long_procedure_keeps_its_lines_and_is_cut_at_the_declared_length(api, cast):
+    steps = "\n".join(
+        f"{i}. Step {i} of the release, done with care and checked twice." for i in range(1, 80)
+    )
+    save(cast, "Release", steps, type="procedure")
+    text = api.get("/projects/payments/render").text
+    item = text.split("- **Release**", 1)[1].split("<!-- knownbase:end", 1)[0]
+    assert "\n  1. Step 1 of the release" in item and "\n  2. Step 2" in item
+    body = "\n".join(line.removeprefix("  ") for line in item.strip().splitlines()[1:])
+    assert body.endswith("…") and len(body) <= limits.RENDER_BODY_CHARS

@@ -242,6 +242,15 @@ class ContextQuery(Request):
     )
     max_tokens = in_query.integer(inputs.CONTEXT_MAX_TOKENS, 2000)
     types = in_query.choices(inputs.NOTE_TYPES, TYPES_EXAMPLE, description="Only these sections' types.")
+    format = in_query.choice(
+        inputs.CONTEXT_FORMATS,
+        "json",
+        description="json (the get_context response) or markdown (the same packing as a compact brief, "
+        "text/markdown, for session-start hooks).",
+    )
+    budget = in_query.integer(
+        inputs.CONTEXT_MAX_TOKENS, 1500, description="The same as max_tokens (give one of them)."
+    )
 
 
 class ChangesQuery(Request):
@@ -273,6 +282,14 @@ class SearchQuery(Request):
 
 
 # -------------------------------------------------------------------------------- transfer and team
+
+
+class RenderQuery(Request):
+    target = in_query.choice(
+        inputs.RENDER_TARGETS,
+        "agents_md",
+        description="agents_md (an AGENTS.md / CLAUDE.md section) or cursor_rules (a .cursor/rules/*.mdc file).",
+    )
 
 
 class ExportQuery(Request):

@@ -16,6 +16,7 @@ v1 = [
     path("projects/<str:project>/remember", capture.Remember.as_view()),
     path("projects/<str:project>/checkpoint", capture.Checkpoint.as_view()),
     path("projects/<str:project>/context", recall.Context.as_view()),
+    path("projects/<str:project>/render", recall.Render.as_view()),
     path("projects/<str:project>/changes", recall.Changes.as_view()),
     path("projects/<str:project>/export", transfer.Export.as_view()),
     path("notes", notes.NotesBatch.as_view()),

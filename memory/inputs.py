@@ -32,6 +32,10 @@ VISIBILITIES: tuple[str, ...] = tuple(Visibility.values)
 LINK_KINDS: tuple[str, ...] = tuple(LinkKind.values)
 DETAIL_LEVELS: tuple[str, ...] = ("lean", "balanced", "deep")
 EXPORT_FORMATS: tuple[str, ...] = ("json", "markdown")
+# get_context over REST: the JSON response, or the same packing as a Markdown brief.
+CONTEXT_FORMATS: tuple[str, ...] = ("json", "markdown")
+# What render writes: an AGENTS.md / CLAUDE.md section, or a Cursor rules file (.cursor/rules/*.mdc).
+RENDER_TARGETS: tuple[str, ...] = ("agents_md", "cursor_rules")
 PATCH_OPS: tuple[str, ...] = ("append", "prepend", "replace")
 NOTE_SORTS: tuple[str, ...] = ("-updated", "updated", "-importance", "importance")
 # How a conflict between notes A and B is settled (memory.store.conflicts.resolve_conflict).

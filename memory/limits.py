@@ -72,3 +72,8 @@ CONFLICT_LIMIT = NumberInput(1, 100, 25, "How many conflicts at most in this pag
 # Notes per embedding task of bulk work (an import's notes, a backfill): one task per batch on the
 # bulk queue instead of one per note, so a large import is a few dozen messages, not thousands.
 EMBED_BATCH = 64
+
+# What render (an AGENTS.md section or a rules file from a project's notes) holds at most: a rules
+# file is read whole at every session start, so a note's text is cut and a type's list is capped.
+RENDER_NOTES_PER_TYPE = 100
+RENDER_BODY_CHARS = 1_500

@@ -131,7 +131,7 @@ _SUCCESS: dict[Any, str] = {
     200: "The result.",
     201: "Created.",
     (200, "application/json"): "The JSON export document.",
-    (200, "text/markdown"): "The Markdown export.",
+    (200, "text/markdown"): "The Markdown text.",
 }
 WRITE = (400, 401, 402, 403, 404, 409, 413, 422, 429)
 

@@ -2,32 +2,79 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import requests, responses
 from api.views.base import PROJECT, StoreView, operation, principal, query_of
 from memory import store
+from memory.store import InvalidArgument
 
 TAG = "recall"
 
 
+def markdown(text: str) -> HttpResponse:
+    return HttpResponse(text, content_type="text/markdown; charset=utf-8")
+
+
 class Context(StoreView):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # `format` chooses JSON or Markdown whatever Accept asks for (a hook's curl sends */*); errors are JSON.
+        return super().perform_content_negotiation(request, force=True)
+
     @operation(
         "get_context",
         "Get a project's context",
         tag=TAG,
-        ok={200: responses.Context},
+        ok={(200, "application/json"): responses.Context, (200, "text/markdown"): OpenApiTypes.STR},
         query=requests.ContextQuery,
         parameters=[PROJECT],
         description="The project's current state packed into a token budget: constraints, conflicts, "
         "decisions, architecture, failed approaches, status, relevant notes, open items, recent changes; "
-        "meta says what was left out. Same arguments as the get_context tool.",
+        "meta says what was left out. Same arguments as the get_context tool. With format=markdown, the "
+        "same packing as a compact Markdown brief (text/markdown) within the budget, for a client's "
+        "session-start hook.",
     )
-    def get(self, request: Request, project: str) -> Response:
-        return Response(
-            store.get_context(principal(request), project, **query_of(request, requests.ContextQuery))
+    def get(self, request: Request, project: str) -> Response | HttpResponse:
+        arguments = query_of(request, requests.ContextQuery)
+        as_markdown = arguments.pop("format", None) == "markdown"
+        budget = arguments.pop("budget", None)
+        if budget is not None:
+            if arguments.get("max_tokens") not in (None, budget):
+                raise InvalidArgument("`budget` and `max_tokens` disagree: give one of them.")
+            arguments["max_tokens"] = budget
+        if as_markdown:
+            brief = store.get_context_brief(principal(request), project, **arguments)
+            return markdown(brief["content"])
+        return Response(store.get_context(principal(request), project, **arguments))
+
+
+class Render(StoreView):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return super().perform_content_negotiation(request, force=True)
+
+    @operation(
+        "render_project",
+        "Render a project's rules file",
+        tag=TAG,
+        ok={(200, "text/markdown"): OpenApiTypes.STR},
+        query=requests.RenderQuery,
+        parameters=[PROJECT],
+        description="The project's current constraints, decisions and procedures as text to commit, for "
+        "agents without MCP: target=agents_md is an AGENTS.md / CLAUDE.md section between "
+        "`<!-- knownbase:begin project=… -->` and `<!-- knownbase:end project=… -->` (replace the section "
+        "on each render), target=cursor_rules a Cursor rules file (.cursor/rules/knownbase.mdc). Stable "
+        "order: type, then oldest first.",
+    )
+    def get(self, request: Request, project: str) -> HttpResponse:
+        rendered = store.render_project(
+            principal(request), project, **query_of(request, requests.RenderQuery)
         )
+        return markdown(rendered["content"])
 
 
 class Changes(StoreView):

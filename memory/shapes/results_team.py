@@ -193,6 +193,22 @@ class ExportContent(TypedDict):
     content: Annotated[ExportDocument | str, Doc("The JSON document, or the Markdown text.")]
 
 
+class ContextBrief(TypedDict):
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    budget: Annotated[int, Doc("The token budget used.", 2000)]
+    estimated_tokens: Annotated[int, Doc("The brief's estimated tokens (never above the budget).", 640)]
+    content: Annotated[
+        str, Doc("get_context's packing as a Markdown brief.", "# Project brief: Payments API (payments)\n")
+    ]
+
+
+class Rendered(TypedDict):
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    target: Annotated[str, Doc("What was rendered.", "agents_md", choices=inputs.RENDER_TARGETS)]
+    filename: Annotated[str, Doc("Where the text goes in a repository.", "AGENTS.md")]
+    content: Annotated[str, Doc("The section, between its marker comments.")]
+
+
 class ScreeningRule(TypedDict):
     id: Annotated[str, Doc("The rule's id.", "sr_2kP9")]
     kind: Annotated[str, Doc("pattern or allow.", "pattern")]

@@ -16,7 +16,8 @@ each operation lives in the module of its resource:
 - history: list_note_revisions, get_note_revision, restore_note_revision
 - links: relate_notes, list_note_links
 - conflicts: list_conflicts, resolve_conflict
-- recall: search_notes, get_context, get_changes_since
+- recall: search_notes, get_context, get_changes_since, and for clients that read text rather than
+  call tools: get_context_brief (get_context as Markdown) and render_project (an AGENTS.md section)
 - transfer: export_project, export_content, import_project, and the jobs a page follows: start_export,
   start_import, confirm_import, transfer_job, retry_transfer_job
 - team: get_usage, API keys, screening rules, the audit log
@@ -135,7 +136,13 @@ from memory.store.projects import (
     rename_tag,
     update_project,
 )
-from memory.store.recall import get_changes_since, get_context, search_notes
+from memory.store.recall import (
+    get_changes_since,
+    get_context,
+    get_context_brief,
+    render_project,
+    search_notes,
+)
 from memory.store.staff import delete_project
 from memory.store.team import (
     add_screening_rule,
@@ -206,6 +213,7 @@ __all__ = [
     "get_billing",
     "get_changes_since",
     "get_context",
+    "get_context_brief",
     "get_invitation",
     "get_note",
     "get_note_details",
@@ -242,6 +250,7 @@ __all__ = [
     "rename_project",
     "rename_tag",
     "rename_team",
+    "render_project",
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",

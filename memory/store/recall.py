@@ -12,9 +12,10 @@ from memory.models import (
 from memory.notes import reinforcement
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
-from memory.recall import context, feed, retrieval, search
-from memory.shapes import results
+from memory.recall import brief, context, feed, retrieval, search, tokens
+from memory.shapes import results, results_team
 from memory.store.common import team_plan
+from memory.transfer import rules_file
 
 
 @registry.read
@@ -76,6 +77,38 @@ def get_context(
     max_tokens: int | None = None,
     types: list[str] | None = None,
 ) -> results.Context:
+    response, _ = _context(principal, project, query, detail, max_tokens, types)
+    return response
+
+
+@registry.read
+def get_context_brief(
+    principal: Principal,
+    project: str,
+    query: str | None = None,
+    detail: str | None = None,
+    max_tokens: int | None = None,
+    types: list[str] | None = None,
+) -> results_team.ContextBrief:
+    """get_context's packing rendered as a Markdown brief within the same budget (session-start hooks)."""
+    response, budget = _context(principal, project, query, detail, max_tokens, types)
+    content = brief.render(response, budget)
+    return {
+        "project": response["project"]["slug"],
+        "budget": budget,
+        "estimated_tokens": tokens.estimate_tokens(content),
+        "content": content,
+    }
+
+
+def _context(
+    principal: Principal,
+    project: str,
+    query: str | None,
+    detail: str | None,
+    max_tokens: int | None,
+    types: list[str] | None,
+) -> tuple[results.Context, int]:
     target = project_for(principal, project)
     # Omitted means balanced; an empty or unknown value is an error, not a silent default.
     detail_name = validation.choice("balanced" if detail is None else detail, "detail", inputs.DETAIL_LEVELS)
@@ -97,7 +130,21 @@ def get_context(
         use_semantic=plan.semantic_search,
     )
     reinforcement.record(returned)
-    return response
+    return response, budget
+
+
+@registry.read
+def render_project(principal: Principal, project: str, target: str | None = None) -> results_team.Rendered:
+    """The project's current constraints, decisions and procedures as an AGENTS.md / CLAUDE.md section
+    (agents_md, the default) or a Cursor rules file (cursor_rules), for agents without MCP."""
+    found = project_for(principal, project)
+    name = validation.choice("agents_md" if target is None else target, "target", inputs.RENDER_TARGETS)
+    return {
+        "project": found.slug,
+        "target": name,
+        "filename": rules_file.FILE_NAMES[name],
+        "content": rules_file.RENDERERS[name](principal, found),
+    }
 
 
 @registry.read

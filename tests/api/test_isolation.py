@@ -71,7 +71,14 @@ PROBES: dict[str, Probe] = {
         ),
     ],
     "checkpoint": lambda t: [("POST", f"/projects/{t.project}/checkpoint", {"summary": "probe"}, None)],
-    "get_context": lambda t: [("GET", f"/projects/{t.project}/context", None, None)],
+    "get_context": lambda t: [
+        ("GET", f"/projects/{t.project}/context", None, None),
+        ("GET", f"/projects/{t.project}/context", None, {"format": "markdown"}),
+    ],
+    "render_project": lambda t: [
+        ("GET", f"/projects/{t.project}/render", None, None),
+        ("GET", f"/projects/{t.project}/render", None, {"target": "cursor_rules"}),
+    ],
     "get_changes": lambda t: [("GET", f"/projects/{t.project}/changes", None, None)],
     "search_notes": lambda t: [("GET", "/search", None, {"query": "webhooks", "project": t.project})],
     "export_project": lambda t: [("GET", f"/projects/{t.project}/export", None, None)],

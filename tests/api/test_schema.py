@@ -47,7 +47,7 @@ def test_every_endpoint_the_issue_lists_is_there():
         "list_notes", "create_note", "read_notes", "read_note", "update_note", "patch_note", "delete_note",
         "restore_note", "list_revisions", "read_revision", "restore_revision",
         "list_links", "create_link", "delete_link", "remember", "checkpoint",
-        "get_context", "get_changes", "search_notes", "export_project", "import_project",
+        "get_context", "render_project", "get_changes", "search_notes", "export_project", "import_project",
         "read_transfer_job", "retry_transfer_job",
         "get_usage", "list_api_keys", "create_api_key", "revoke_api_key",
     }  # fmt: skip
@@ -122,6 +122,7 @@ NUMBER_FIELDS = {
     (requests.ChangesQuery, "limit"): inputs.FEED_LIMIT,
     (requests.ChangesQuery, "max_tokens"): inputs.FEED_MAX_TOKENS,
     (requests.ContextQuery, "max_tokens"): inputs.CONTEXT_MAX_TOKENS,
+    (requests.ContextQuery, "budget"): inputs.CONTEXT_MAX_TOKENS,
     (requests.SearchQuery, "limit"): inputs.SEARCH_LIMIT,
     (requests.RevisionsQuery, "limit"): inputs.REVISIONS_LIMIT,
 }
@@ -133,6 +134,8 @@ CHOICE_FIELDS = {
     (requests.NotePatch, "op"): inputs.PATCH_OPS,
     (requests.ContextQuery, "detail"): inputs.DETAIL_LEVELS,
     (requests.ExportQuery, "format"): inputs.EXPORT_FORMATS,
+    (requests.ContextQuery, "format"): inputs.CONTEXT_FORMATS,
+    (requests.RenderQuery, "target"): inputs.RENDER_TARGETS,
     (requests.NoteListQuery, "sort"): inputs.NOTE_SORTS,
 }
 

@@ -227,12 +227,17 @@ def test_the_home_page_dashboard_and_key_page_name_the_port(started):
         assert f"The MCP endpoint is <code>{base}/mcp</code>" in created.text
         # Each ready configuration over HTTP (JSON, TOML, a command line) names the endpoint on this
         # port; the stdio one names no URL.
-        configs = re.findall(
-            r'<pre class="mono" id="config-[\w-]+-text"[^>]*>(.*?)</pre>', created.text, re.DOTALL
+        found = re.findall(
+            r'<pre class="mono" id="config-([\w-]+)-text"[^>]*>(.*?)</pre>', created.text, re.DOTALL
         )
+        hooks = {"claude-code-hook", "cursor-rules", "agents-md"}
+        configs = [text for slug, text in found if slug not in hooks]
         assert len(configs) >= 4
         assert [config for config in configs if f"{base}/mcp" not in config] == [configs[-1]]
         assert "mcp_stdio" in configs[-1]
+        # The hooks and rules-file commands call the REST API on this port.
+        hook_texts = [text for slug, text in found if slug in hooks]
+        assert len(hook_texts) == len(hooks) and all(f"{base}/api/v1/projects/" in t for t in hook_texts)
         _only_on(base, created.text)
 
 

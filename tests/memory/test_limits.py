@@ -198,6 +198,7 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "param:list_revisions.limit": inputs.REVISIONS_LIMIT,
     "mcp:get_context.max_tokens": inputs.CONTEXT_MAX_TOKENS,
     "param:get_context.max_tokens": inputs.CONTEXT_MAX_TOKENS,
+    "param:get_context.budget": inputs.CONTEXT_MAX_TOKENS,
     "form:ContextPreviewForm.max_tokens": inputs.CONTEXT_MAX_TOKENS,
     "mcp:get_changes_since.max_tokens": inputs.FEED_MAX_TOKENS,
     "param:get_changes.max_tokens": inputs.FEED_MAX_TOKENS,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import subprocess
 import tomllib
 
 import pytest
@@ -86,3 +88,63 @@ def test_all_configs_has_one_per_client_with_unique_slugs():
     ]
     assert len({c.slug for c in configs}) == len(configs)
     assert all(KEY in c.text for c in configs)
+
+
+SITE = "https://kb.example.com"
+
+
+def _shell_word(word: str, **env: str) -> str:
+    """What sh makes of a double-quoted word, with `env` set."""
+    done = subprocess.run(
+        ["sh", "-c", f"printf %s {word}"],
+        env={"PATH": os.environ["PATH"], **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
+    return done.stdout
+
+
+def test_claude_code_hook_is_a_session_start_command_reading_the_key_from_the_environment():
+    config = client_configs.claude_code_hook(SITE, "payments")
+    assert config.where == ".claude/settings.json"
+    (group,) = json.loads(config.text)["hooks"]["SessionStart"]
+    (hook,) = group["hooks"]
+    assert (
+        hook["type"] == "command" and "matcher" not in group
+    )  # every source: startup, resume, clear, compact
+    words = shlex.split(hook["command"])
+    assert words[:4] == ["curl", "-fsS", "--max-time", "10"]
+    assert (
+        words[-1]
+        == f"{SITE}/api/v1/projects/payments/context?format=markdown&budget={client_configs.HOOK_BUDGET}"
+    )
+    assert "Authorization: Bearer ${KNOWNBASE_API_KEY}" in words and KEY not in config.text
+
+
+def test_a_key_for_every_project_takes_the_project_from_the_environment():
+    for config in client_configs.hook_configs(SITE, None):
+        assert "${KNOWNBASE_PROJECT}" in config.text, config.slug
+    url = client_configs._api_url(SITE, None, "render?target=agents_md")
+    assert (
+        _shell_word(url, KNOWNBASE_PROJECT="website")
+        == f"{SITE}/api/v1/projects/website/render?target=agents_md"
+    )
+
+
+@pytest.mark.parametrize(
+    "site", ['http://127.0.0.1:8000/a"b', "https://x.test/$HOME/`id`", "https://x.test/a\\b"]
+)
+def test_odd_site_urls_reach_curl_unchanged(site):
+    url = client_configs._api_url(site, "payments", "context?format=markdown&budget=1500")
+    assert (
+        _shell_word(url, HOME="/nowhere")
+        == f"{site}/api/v1/projects/payments/context?format=markdown&budget=1500"
+    )
+
+
+def test_hook_configs_have_unique_slugs_apart_from_the_mcp_configs():
+    slugs = [c.slug for c in client_configs.hook_configs(SITE, "payments")]
+    assert slugs == ["claude-code-hook", "cursor-rules", "agents-md"]
+    assert not set(slugs) & {c.slug for c in client_configs.all_configs(URL, KEY)}

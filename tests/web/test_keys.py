@@ -206,3 +206,20 @@ def test_the_generic_configuration_on_the_page_is_valid_json(as_user, cast):
     document = json.loads(block.group(1).replace("&quot;", '"'))
     assert document["url"] == mcp_url()
     assert document["headers"]["Authorization"] == f"Bearer {_raw_key(html)}"
+
+
+def test_the_new_key_page_gives_the_hook_and_rules_file_commands_without_the_key(as_user, cast):
+    client = as_user(cast.owner, cast.acme)
+    everywhere = _create(client).content.decode()
+    raw = _raw_key(everywhere)
+    hooks = everywhere.split('id="hooks"', 1)[1]
+    for slug in ("claude-code-hook", "cursor-rules", "agents-md"):
+        assert f'id="config-{slug}-text"' in hooks
+    assert raw not in hooks and "${KNOWNBASE_API_KEY}" in hooks
+    assert "<code>KNOWNBASE_PROJECT</code>" in hooks and "/projects/${KNOWNBASE_PROJECT}/context" in hooks
+    scoped = _create(client, project=cast.payments.slug, access="read_only").content.decode()
+    hooks = scoped.split('id="hooks"', 1)[1]
+    assert (
+        "<code>KNOWNBASE_PROJECT</code>" not in hooks
+        and "/projects/payments/context?format=markdown" in hooks
+    )

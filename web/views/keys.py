@@ -15,10 +15,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from edge.errors import http_status, raise_for_access
-from edge.site import mcp_url
+from edge.site import mcp_url, site_url
 from memory import store
 from memory.store import Principal, StoreError
-from web.client_configs import all_configs
+from web.client_configs import KEY_ENV, PROJECT_ENV, all_configs, hook_configs
 from web.forms import KeyForm
 from web.pages import page
 from web.session import team_page
@@ -92,6 +92,10 @@ def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
         "raw_key": raw,
         "configs": all_configs(mcp_url(), raw),
         "mcp_url": mcp_url(),
+        # Hooks and rules files read the key from the environment: their text holds no secret.
+        "hooks": hook_configs(site_url(), made["api_key"]["project"]),
+        "key_env": KEY_ENV,
+        "project_env": PROJECT_ENV,
     }
     response = page(request, "web/key_created.html", context, principal=principal)
     # Shown once: no cache, no history copy of the page holding the key.

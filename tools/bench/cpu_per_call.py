@@ -31,6 +31,8 @@ sys.path.insert(0, str(ROOT))
 SHARED_ENV = {
     "DJANGO_SETTINGS_MODULE": "knownbase.settings",
     "KNOWNBASE_DB_NAME": os.environ.get("KNOWNBASE_DB_NAME", "knownbase_cpu"),
+    # This checkout's embedded server, also for a `--checkout` tree (whose own would be empty).
+    "KNOWNBASE_DATA_DIR": os.environ.get("KNOWNBASE_DATA_DIR", str(ROOT / ".data")),
     "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(48),
     "DEBUG": "false",
     "LOG_LEVEL": "WARNING",

@@ -6,7 +6,6 @@ from __future__ import annotations
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 
 from accounts.limits import RECENT_SECONDS
-
 from tests.oauth.flow import (
     Authorization,
     Browser,

@@ -40,7 +40,7 @@ class Queries:
 def all_threads_queries(monkeypatch: pytest.MonkeyPatch) -> Iterator[Queries]:
     queries = Queries()
     lock = threading.Lock()
-    original = CursorWrapper._execute_with_wrappers
+    original = CursorWrapper._execute_with_wrappers  # type: ignore[attr-defined]  # private, unstubbed
 
     def counting(self: CursorWrapper, sql: str, params: Any, many: bool, executor: Any) -> Any:
         with lock:

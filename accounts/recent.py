@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models.signals import post_delete, post_save
 
 from accounts.limits import RECENT_MAX_ENTRIES, RECENT_SECONDS
@@ -148,27 +148,28 @@ def _user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
 
 
 def _everything_changed(sender: Any, **kwargs: Any) -> None:
-    # A plan's caps or rate apply to every team on it; plan edits are rare.
     forget_all()
 
 
-# Rows a resolution reads, named lazily so the bottom layer imports none of the apps above it.
-_BY_TEAM_OR_USER = (
-    "accounts.ApiKey",
-    "accounts.Membership",
-    "accounts.OAuthConnection",
-    "oauth2_provider.AccessToken",
-    "oauth2_provider.RefreshToken",
-    "billing.Subscription",
-    "memory.Project",
-)
+def forget_on_change(sender: type[models.Model], *, everything: bool = False) -> None:
+    """Saving or deleting a `sender` row forgets the entries of its team and user (its `team_id`
+    and `user_id`), or every entry with `everything`. Each app wires its own models in ready():
+    accounts here, billing its subscriptions and plans, memory its projects."""
+    receiver = _everything_changed if everything else _changed
+    for name, signal in (("save", post_save), ("delete", post_delete)):
+        signal.connect(
+            receiver, sender=sender, weak=False, dispatch_uid=f"recent:{name}:{sender._meta.label}"
+        )
 
 
 def connect() -> None:
-    """Wire the signals (AccountsConfig.ready); connecting twice is harmless (dispatch_uid)."""
-    receivers: list[tuple[str, Callable[..., None]]] = [(label, _changed) for label in _BY_TEAM_OR_USER]
-    receivers += [("accounts.Team", _team_changed), ("accounts.User", _user_changed)]
-    receivers += [("billing.Plan", _everything_changed)]
+    """Wire the rows of accounts and the OAuth provider that a resolution reads (AccountsConfig.ready)."""
+    from oauth2_provider.models import AccessToken, RefreshToken
+
+    from accounts.models import ApiKey, Membership, OAuthConnection, Team, User
+
+    for model in (ApiKey, Membership, OAuthConnection, AccessToken, RefreshToken):
+        forget_on_change(model)
     for name, signal in (("save", post_save), ("delete", post_delete)):
-        for label, receiver in receivers:
-            signal.connect(receiver, sender=label, weak=False, dispatch_uid=f"recent:{name}:{label}")
+        signal.connect(_team_changed, sender=Team, weak=False, dispatch_uid=f"recent:{name}:team")
+        signal.connect(_user_changed, sender=User, weak=False, dispatch_uid=f"recent:{name}:user")

@@ -7,4 +7,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the Celery tasks that accounts.scheduling enqueues by name.
-        from accounts import tasks  # noqa: F401
+        from accounts import recent, tasks  # noqa: F401
+
+        # Saving or deleting a row a credential's resolution read forgets it at once in this process.
+        recent.connect()

@@ -67,3 +67,9 @@ DIGEST = TextInput(64)
 
 # The largest value of a PositiveIntegerField (PostgreSQL integer).
 MAX_INT = 2**31 - 1
+
+# How long a process reuses a credential it resolved (accounts.recent) before asking the database
+# again: the longest a revocation, membership or plan change made in another process takes to apply.
+RECENT_SECONDS = 1.0
+# Resolved credentials a process keeps at most; the least recently resolved go first.
+RECENT_MAX_ENTRIES = 4096

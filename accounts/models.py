@@ -268,14 +268,24 @@ class ApiKey(models.Model):
         return key, raw
 
     @classmethod
-    def authenticate(cls, raw: str, now: datetime | None = None) -> ApiKey | None:
-        """The usable key for `raw`, or None. Digests are compared in constant time."""
+    def authenticate(
+        cls, raw: str, now: datetime | None = None, *, keys: ApiKeyQuerySet | None = None
+    ) -> ApiKey | None:
+        """The usable key for `raw`, or None. Digests are compared in constant time.
+
+        The key comes with its team, user and `member_role` (the user's role in the key's team, None
+        when they left it) in one query; `keys` may load more alongside (edge.principals: the plan)."""
         if not raw.startswith(API_KEY_PREFIX) or len(raw) < len(API_KEY_PREFIX) + _LOOKUP_LENGTH + 16:
             return None
         lookup = raw[len(API_KEY_PREFIX) : len(API_KEY_PREFIX) + _LOOKUP_LENGTH]
+        role = Membership.objects.filter(
+            team_id=models.OuterRef("team_id"), user_id=models.OuterRef("user_id")
+        )
         key = (
-            cls.objects.usable(now)
+            (keys if keys is not None else cls.objects.all())
+            .usable(now)
             .select_related("team", "user")
+            .annotate(member_role=models.Subquery(role.values("role")[:1]))
             .filter(lookup=lookup, user__is_active=True)
             .first()
         )

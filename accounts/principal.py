@@ -157,8 +157,12 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
     """The Principal a raw API key acts as, or None when the key is unknown, revoked or expired,
     or its user is no longer a member of the key's team."""
     key = ApiKey.authenticate(raw_key)
-    if key is None:
-        return None
+    return principal_for_authenticated_key(key, client_name) if key is not None else None
+
+
+def principal_for_authenticated_key(key: ApiKey, client_name: str = "") -> Principal | None:
+    """The Principal of a key ApiKey.authenticate returned (no query: its membership role came
+    with it), recording the key's use; None when its user left the key's team."""
     principal = _principal_for_key(key, client_name)
     if principal is not None:
         key.touch()
@@ -166,7 +170,12 @@ def principal_for_api_key(raw_key: str, client_name: str = "") -> Principal | No
 
 
 def _principal_for_key(key: ApiKey, client_name: str) -> Principal | None:
-    membership = Membership.objects.filter(team_id=key.team_id, user_id=key.user_id).first()
+    membership: Membership | None
+    if hasattr(key, "member_role"):  # loaded by ApiKey.authenticate
+        role = key.member_role
+        membership = Membership(team_id=key.team_id, user_id=key.user_id, role=role) if role else None
+    else:
+        membership = Membership.objects.filter(team_id=key.team_id, user_id=key.user_id).first()
     if membership is None:
         return None
     return principal_for_membership(

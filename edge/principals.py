@@ -6,20 +6,22 @@ enforce per credential; the session's does not, as pages are not rate-limited by
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from accounts.models import API_KEY_PREFIX, OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, Membership, User
+from accounts import recent
+from accounts.models import API_KEY_PREFIX, OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, ApiKey, Membership, User
 from accounts.principal import (
     SESSION_TEAM_KEY,
     Principal,
-    principal_for_api_key,
+    principal_for_authenticated_key,
     principal_for_oauth_token,
     principal_for_session,
 )
-from edge.plan_rate import with_plan_rate
+from edge.plan_rate import TEAM_PLAN, default_plan_rate, plan_rate, with_plan_rate
 
 __all__ = [
     "OAUTH_READ_SCOPE",
@@ -30,6 +32,7 @@ __all__ = [
     "choose_team",
     "lazy_user",
     "oauth_principal",
+    "recent_bearer_principal",
     "session_principal",
     "signed_in_user",
 ]
@@ -40,16 +43,39 @@ _CACHE_ATTRIBUTE = "_knownbase_principal"
 
 def api_key_principal(raw: str, client_name: str = "") -> Principal | None:
     """The Principal of a raw API key, or None when it is unknown, revoked or expired, or its user
-    left the team."""
-    principal = principal_for_api_key(raw, client_name)
-    return with_plan_rate(principal) if principal is not None else None
+    left the team. Warm (resolved in this process in the last RECENT_SECONDS): no query; cold: one
+    (key, team, user, membership role, subscription and plan together)."""
+    cache_key = _api_key_entry(raw, client_name)
+    cached = recent.principals.get(cache_key)
+    if cached is not None:
+        return cached
+    generation = recent.principals.generation
+    keys = ApiKey.objects.select_related(TEAM_PLAN).annotate(default_plan_rate=default_plan_rate())
+    key = ApiKey.authenticate(raw, keys=keys)
+    principal = principal_for_authenticated_key(key, client_name) if key is not None else None
+    if key is None or principal is None:
+        return None
+    principal = replace(
+        principal, requests_per_minute=plan_rate(key.team, getattr(key, "default_plan_rate", None))
+    )
+    recent.principals.put(cache_key, principal, _tags(principal), generation)
+    return principal
 
 
 def oauth_principal(raw: str, resource: str | None = None) -> Principal | None:
     """The Principal of an OAuth access token issued for `resource` (the /mcp URL by default), or
-    None when it is not a live token for it."""
+    None when it is not a live token for it. Warm: no query, as for API keys."""
+    cache_key = _oauth_entry(raw, resource)
+    cached = recent.principals.get(cache_key)
+    if cached is not None:
+        return cached
+    generation = recent.principals.generation
     principal = principal_for_oauth_token(raw, resource=resource)
-    return with_plan_rate(principal) if principal is not None else None
+    if principal is None:
+        return None
+    principal = with_plan_rate(principal)
+    recent.principals.put(cache_key, principal, _tags(principal), generation)
+    return principal
 
 
 def bearer_principal(raw: str, *, client_name: str = "", resource: str | None = None) -> Principal | None:
@@ -57,6 +83,29 @@ def bearer_principal(raw: str, *, client_name: str = "", resource: str | None = 
     if raw.startswith(API_KEY_PREFIX):
         return api_key_principal(raw, client_name)
     return oauth_principal(raw, resource)
+
+
+def recent_bearer_principal(
+    raw: str, *, client_name: str = "", resource: str | None = None
+) -> Principal | None:
+    """What bearer_principal would answer if it resolved `raw` in the last RECENT_SECONDS, else None.
+    Touches no database, so async callers may skip the thread hop a resolution needs."""
+    entry = (
+        _api_key_entry(raw, client_name) if raw.startswith(API_KEY_PREFIX) else _oauth_entry(raw, resource)
+    )
+    return recent.principals.get(entry)
+
+
+def _api_key_entry(raw: str, client_name: str) -> tuple[str, str, str]:
+    return ("api_key", recent.digest(raw), client_name)
+
+
+def _oauth_entry(raw: str, resource: str | None) -> tuple[str, str, str]:
+    return ("oauth", recent.digest(raw), resource or "")
+
+
+def _tags(principal: Principal) -> list[recent.Tag]:
+    return [recent.team_tag(principal.team_id), recent.user_tag(principal.user_id)]
 
 
 def lazy_user(principal: Principal) -> Any:

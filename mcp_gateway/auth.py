@@ -11,7 +11,7 @@ from mcp.server.auth.provider import AccessToken
 from pydantic import ConfigDict
 
 from edge.outage import unavailable
-from edge.principals import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, bearer_principal
+from edge.principals import OAUTH_READ_SCOPE, OAUTH_WRITE_SCOPE, bearer_principal, recent_bearer_principal
 from memory.store import AuthMethod, Principal
 
 READ_SCOPE = OAUTH_READ_SCOPE
@@ -51,15 +51,20 @@ class CredentialVerifier:
         self.resource = resource
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        try:
-            principal = await sync_to_async(_resolve_credential, thread_sensitive=False)(token, self.resource)
-        except Exception as exc:
-            if unavailable(exc) is None:
-                raise
-            # No client id: nothing is counted or attributed to a credential nobody has checked.
-            return UnverifiedAccessToken(
-                token=token, client_id="", scopes=[READ_SCOPE], resource=self.resource
-            )
+        # A credential resolved in the last second is answered on the event loop: no thread, no query.
+        principal = recent_bearer_principal(token, resource=self.resource)
+        if principal is None:
+            try:
+                principal = await sync_to_async(_resolve_credential, thread_sensitive=False)(
+                    token, self.resource
+                )
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+                # No client id: nothing is counted or attributed to a credential nobody has checked.
+                return UnverifiedAccessToken(
+                    token=token, client_id="", scopes=[READ_SCOPE], resource=self.resource
+                )
         if principal is None:
             return None
         scopes = [READ_SCOPE] if principal.read_only else [READ_SCOPE, WRITE_SCOPE]

@@ -144,3 +144,29 @@ def _redis_breaker_closed() -> Iterator[None]:
     breaker.redis.reset()
     yield
     breaker.redis.reset()
+
+
+class StoppedClock:
+    """accounts.recent's clock, stopped: a resolved credential stays warm until a test advances it,
+    so a revocation shows only through the signals that forget it (in this process) or by `advance`
+    past RECENT_SECONDS (as another process would see it)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def recent_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[StoppedClock]:
+    from accounts import recent
+
+    clock = StoppedClock()
+    monkeypatch.setattr(recent, "clock", clock)
+    recent.principals.clear()
+    yield clock
+    recent.principals.clear()

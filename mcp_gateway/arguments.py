@@ -61,3 +61,13 @@ Supersedes = Annotated[
     list[NoteId], Field(max_length=inputs.SUPERSEDES.max_items, description="ids this replaces")
 ]
 Items = Annotated[list[Text], Field(max_length=inputs.CHECKPOINT_ITEMS.max_items)]
+PathPattern = Annotated[str, Field(max_length=inputs.PATH_PATTERN.max_length)]
+NotePaths = Annotated[
+    list[PathPattern],
+    Field(max_length=inputs.NOTE_PATHS.max_items, description="code globs, e.g. billing/**"),
+]
+WorkPaths = Annotated[
+    list[PathPattern], Field(max_length=inputs.PATHS_PER_CALL.max_items, description="files you work on")
+]
+ChangedPaths = Annotated[list[PathPattern], Field(min_length=1, max_length=inputs.PATHS_PER_CALL.max_items)]
+Commit = Annotated[str, Field(max_length=inputs.COMMIT.max_length)]

@@ -68,3 +68,10 @@ REVISIONS_LIMIT = NumberInput(1, 100, 20, "How many revisions at most, newest fi
 LIST_LIMIT = NumberInput(1, 200, 50, "How many notes at most in this page.")
 AUDIT_LIMIT = NumberInput(1, 500, 50, "How many events at most.")
 CONFLICT_LIMIT = NumberInput(1, 100, 25, "How many conflicts at most in this page.")
+
+# Notes bound to code (memory.notes.paths): glob patterns relative to the repository root, and the
+# files a caller names (the ones being worked on, or the ones a change touched).
+PATH_PATTERN = TextInput(300, "A glob relative to the repository root: ** spans folders, * does not.")
+NOTE_PATHS = ListInput(20, "Globs of the code this note is about, e.g. billing/** or api/views/*.py.")
+PATHS_PER_CALL = ListInput(500, "Repository paths (files being worked on, or a change's files).")
+COMMIT = TextInput(64, "The commit id of the change.")

@@ -61,7 +61,7 @@ async def get_context(
     paths: WorkPaths | None = None,
 ) -> CallToolResult:
     """START HERE for project work: constraints, conflicts, decisions, architecture, failed approaches,
-    status and open items within a token budget. meta.omitted ids can be read with get_notes."""
+    status and open items in a token budget. Read meta.omitted ids with get_notes."""
     return await call_store(
         store.get_context,
         current_principal(),

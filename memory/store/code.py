@@ -63,7 +63,7 @@ def report_code_change(
         "code.changed",
         project_id=target.pk,
         project_slug=target.slug,
-        object_id=clean_commit,
+        commit=clean_commit,
         paths=len(touched),
         flagged=len(pks),
     )

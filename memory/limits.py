@@ -75,3 +75,5 @@ PATH_PATTERN = TextInput(300, "A glob relative to the repository root: ** spans 
 NOTE_PATHS = ListInput(20, "Globs of the code this note is about, e.g. billing/** or api/views/*.py.")
 PATHS_PER_CALL = ListInput(500, "Repository paths (files being worked on, or a change's files).")
 COMMIT = TextInput(64, "The commit id of the change.")
+# A note's globs typed one a line (the web note form splits it).
+PATH_LINES = TextInput(NOTE_PATHS.max_items * (PATH_PATTERN.max_length + 1))

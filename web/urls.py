@@ -55,6 +55,9 @@ urlpatterns = [
     path("projects/<slug:slug>/notes/<str:note_id>/delete/", notes.note_delete, name="note-delete"),
     path("projects/<slug:slug>/notes/<str:note_id>/restore/", notes.note_restore, name="note-restore"),
     path(
+        "projects/<slug:slug>/notes/<str:note_id>/still-true/", notes.note_still_true, name="note-still-true"
+    ),
+    path(
         "projects/<slug:slug>/notes/<str:note_id>/revisions/", revisions.revision_list, name="note-revisions"
     ),
     path(

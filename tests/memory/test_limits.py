@@ -189,6 +189,7 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "form:InvitedSignupForm.name": inputs.DISPLAY_NAME,
     "form:ScreeningRuleForm.name": inputs.RULE_NAME,
     "form:NoteForm.tags": inputs.TAG_LINE,
+    "form:NoteForm.paths": inputs.PATH_LINES,
     "mcp:checkpoint.summary": inputs.BODY,
     "rest:CheckpointRequest.summary": inputs.BODY,
     "mcp:search_notes.limit": inputs.SEARCH_LIMIT,

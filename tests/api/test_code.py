@@ -68,7 +68,10 @@ def test_code_change_flags_context_warns_and_confirm_clears(api, cast):
 def test_code_change_refusals(api, cast):
     save(cast, "Invoices", "Totals round half-even.", paths=["billing/**"])
     viewer = api.as_(cast.key(cast.viewer))
-    assert viewer.post("/projects/payments/code-changes", {"commit": COMMIT, "paths": ["billing/a.py"]}).status == 403
+    assert (
+        viewer.post("/projects/payments/code-changes", {"commit": COMMIT, "paths": ["billing/a.py"]}).status
+        == 403
+    )
     outsider = api.as_(cast.key(cast.outsider))
     assert (
         outsider.post("/projects/payments/code-changes", {"commit": COMMIT, "paths": ["billing/a.py"]}).status
@@ -82,8 +85,12 @@ def test_code_change_refusals(api, cast):
 def test_context_and_search_take_paths(api, cast):
     here = save(cast, "Rounding rule", "Totals round half-even.", paths=["billing/**"], importance=0.2)
     elsewhere = save(cast, "Rounding in the UI", "Totals round half-even on screen.", paths=["web/**"])
-    context = api.get("/projects/payments/context", query="rounding totals", paths=["billing/invoice.py"]).json
+    context = api.get(
+        "/projects/payments/context", query="rounding totals", paths=["billing/invoice.py"]
+    ).json
     relevant = [entry["id"] for entry in context["sections"]["relevant"]]
     assert relevant[0] == here and elsewhere in relevant
-    found = api.get("/search", query="totals round half-even", project="payments", paths=["billing/x.py"]).json
-    assert [row["id"] for row in found["results"]][0] == here
+    found = api.get(
+        "/search", query="totals round half-even", project="payments", paths=["billing/x.py"]
+    ).json
+    assert found["results"][0]["id"] == here

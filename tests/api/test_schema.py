@@ -49,6 +49,7 @@ def test_every_endpoint_the_issue_lists_is_there():
         "list_links", "create_link", "delete_link", "remember", "checkpoint",
         "get_context", "get_changes", "search_notes", "export_project", "import_project",
         "get_usage", "list_api_keys", "create_api_key", "revoke_api_key",
+        "report_code_change", "confirm_note",
     }  # fmt: skip
 
 

@@ -164,6 +164,7 @@ class PathRecall(TypedDict):
     with_paths: bool
     recall_all: float  # share of queries whose every relevant note is in the top TOP of `relevant`
     recall_notes: float  # share of relevant notes found there, over all queries
+    missed: list[str]  # the queries not found whole
 
 
 def bind(ids: dict[str, str]) -> None:
@@ -180,6 +181,7 @@ def context_recall(principal: Any, project: Any, ids: dict[str, str], *, with_pa
 
     complete: list[float] = []
     found = wanted = 0
+    missed: list[str] = []
     for query in QUERIES:
         response = store.get_context(
             principal,
@@ -191,10 +193,13 @@ def context_recall(principal: Any, project: Any, ids: dict[str, str], *, with_pa
         top = {entry["id"] for entry in sections.get("relevant", [])[:TOP]}
         relevant = {ids[key] for key in query["relevant"]}
         complete.append(1.0 if relevant <= top else 0.0)
+        if not relevant <= top:
+            missed.append(query["query"])
         found += len(relevant & top)
         wanted += len(relevant)
     return {
         "with_paths": with_paths,
         "recall_all": round(sum(complete) / len(complete), 3),
         "recall_notes": round(found / wanted, 3),
+        "missed": missed,
     }

@@ -34,6 +34,15 @@ def test_the_page_shows_the_flag_and_still_true_clears_it(as_user, cast):
     assert "Needs review" not in client.get(f"/projects/payments/notes/{note_id}/").content.decode()
 
 
+def test_the_dashboard_lists_notes_that_need_review(as_user, cast):
+    note_id = flagged_note(cast)
+    html = as_user(cast.viewer, cast.acme).get("/").content.decode()
+    assert "Needs review" in html and COMMIT in html
+    assert f"/projects/payments/notes/{note_id}/" in html
+    store.confirm_note(cast.principal(cast.member), note_id)
+    assert "Needs review" not in as_user(cast.viewer, cast.acme).get("/").content.decode()
+
+
 def test_viewers_see_the_flag_but_cannot_clear_it(as_user, cast):
     note_id = flagged_note(cast)
     client = as_user(cast.viewer, cast.acme)

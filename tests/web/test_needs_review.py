@@ -94,3 +94,13 @@ def test_a_person_confirms_a_flagged_note_in_the_browser(browser_page, site_url,
     page.get_by_role("heading", name="Invoice rounding").wait_for()
     assert page.locator("#needs-review").count() == 0
     assert Note.objects.get(public_id=note_id).review_flagged_at is None
+
+
+def test_the_project_page_filters_by_code_path(as_user, cast):
+    note_id = flagged_note(cast)
+    other = store.create_note(cast.principal(cast.member), "payments", "Deploys", "Deploys run on Tuesdays.")
+    client = as_user(cast.member, cast.acme)
+    html = client.get("/projects/payments/", {"path": "billing/tax/eu.py"}).content.decode()
+    assert note_id in html and other["note"]["id"] not in html
+    refused = client.get("/projects/payments/", {"path": "../etc"}).content.decode()
+    assert "..'" in refused or "contains" in refused

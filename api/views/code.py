@@ -13,6 +13,7 @@ from api.views.base import (
     WRITE,
     StoreView,
     body_of,
+    idempotency_key,
     note_answer,
     operation,
     principal,
@@ -38,7 +39,13 @@ class CodeChanges(StoreView):
     def post(self, request: Request, project: str) -> Response:
         arguments = body_of(request, requests.CodeChange)
         return Response(
-            store.report_code_change(principal(request), project, arguments["commit"], arguments["paths"])
+            store.report_code_change(
+                principal(request),
+                project,
+                arguments["commit"],
+                arguments["paths"],
+                idempotency_key=idempotency_key(request),
+            )
         )
 
 
@@ -55,4 +62,6 @@ class NoteConfirm(StoreView):
     )
     def post(self, request: Request, id: str) -> Response:
         body_of(request, requests.Empty)
-        return note_answer(store.confirm_note(principal(request), id))
+        return note_answer(
+            store.confirm_note(principal(request), id, idempotency_key=idempotency_key(request))
+        )

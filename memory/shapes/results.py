@@ -433,5 +433,6 @@ class CodeChangeReported(TypedDict):
 
     project: Annotated[str, Doc("The project's slug.", "payments")]
     commit: Annotated[str, Doc("The commit reported.", "9f2c1e4")]
+    reported_at: Annotated[str, When("When the change was reported: the flags' time.")]
     flagged: Annotated[list[FlaggedNote], Doc("Current notes bound to a touched path, now flagged.")]
     flagged_count: Annotated[int, Doc("How many notes were flagged.", 1)]

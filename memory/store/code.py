@@ -7,10 +7,10 @@ from django.utils import timezone
 from accounts import audit
 from accounts.errors import InvalidArgument
 from accounts.principal import Principal
-from memory import limits, registry, validation
-from memory.models import Note, NoteStatus
+from memory import idempotency, limits, registry, validation
+from memory.models import Note, NoteStatus, Project
 from memory.notes import paths as code_paths
-from memory.notes.lifecycle import note_dict
+from memory.notes.lifecycle import note_dict, rfc3339
 from memory.notes.scoping import note_for, project_for
 from memory.shapes import results
 
@@ -29,7 +29,7 @@ def _commit(value: object) -> str:
 
 @registry.write
 def report_code_change(
-    principal: Principal, project: str, commit: str, paths: list[str]
+    principal: Principal, project: str, commit: str, paths: list[str], idempotency_key: str | None = None
 ) -> results.CodeChangeReported:
     """Flag every current note bound to one of the changed files as needing review. The notes stay
     as they are (a flag, not a status): get_context lists them among its warnings until an edit or
@@ -39,6 +39,19 @@ def report_code_change(
     touched = code_paths.call_paths(paths)
     if not touched:
         raise InvalidArgument("`paths` must list the changed files, as `git diff --name-only` prints them.")
+
+    def work() -> results.CodeChangeReported:
+        return _flag(principal, target, clean_commit, touched)
+
+    request = {"commit": clean_commit, "paths": touched}
+    return idempotency.run_once(
+        principal, "report_code_change", idempotency_key, work, project=target, request=request
+    )
+
+
+def _flag(
+    principal: Principal, target: Project, clean_commit: str, touched: list[str]
+) -> results.CodeChangeReported:
     bound = (
         Note.objects.visible_to(principal)
         .live()
@@ -54,10 +67,11 @@ def report_code_change(
         if hit:
             pks.append(note.pk)
             flagged.append({"id": note.public_id, "title": note.title, "paths": hit})
+    now = timezone.now()
     if pks:
         # A flag is metadata, not a new version: no revision, and the version stays (an agent holding
         # expected_version is not refused because CI ran).
-        Note.objects.filter(pk__in=pks).update(review_commit=clean_commit, review_flagged_at=timezone.now())
+        Note.objects.filter(pk__in=pks).update(review_commit=clean_commit, review_flagged_at=now)
     audit.record(
         principal,
         "code.changed",
@@ -67,13 +81,31 @@ def report_code_change(
         paths=len(touched),
         flagged=len(pks),
     )
-    return {"project": target.slug, "commit": clean_commit, "flagged": flagged, "flagged_count": len(pks)}
+    return {
+        "project": target.slug,
+        "commit": clean_commit,
+        "reported_at": rfc3339(now),
+        "flagged": flagged,
+        "flagged_count": len(pks),
+    }
 
 
 @registry.write
-def confirm_note(principal: Principal, id: str) -> results.NoteResult:
+def confirm_note(principal: Principal, id: str, idempotency_key: str | None = None) -> results.NoteResult:
     """Say a note flagged by a code change is still true: the flag is cleared, nothing else changes."""
     note = note_for(principal, id)
+
+    def work() -> results.NoteResult:
+        return _confirm(principal, note)
+
+    return idempotency.run_once(
+        principal, "confirm_note", idempotency_key, work, project=note.project, request={"id": note.public_id}
+    )
+
+
+def _confirm(principal: Principal, note: Note) -> results.NoteResult:
+    # Read again inside the work: a retry with a key replays the first answer instead of refusing.
+    note.refresh_from_db(fields=["review_commit", "review_flagged_at"])
     if note.review_flagged_at is None:
         raise InvalidArgument(f"Note {note.public_id} is not flagged for review: nothing to confirm.")
     Note.objects.filter(pk=note.pk).update(review_commit="", review_flagged_at=None)

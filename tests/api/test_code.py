@@ -50,6 +50,7 @@ def test_code_change_flags_context_warns_and_confirm_clears(api, cast):
         "/projects/payments/code-changes", {"commit": COMMIT, "paths": ["billing/invoice.py", "README.md"]}
     )
     assert answer.status == 200, answer
+    assert answer.json.pop("reported_at")
     assert answer.json == {
         "project": "payments",
         "commit": COMMIT,

@@ -86,6 +86,9 @@ class TagRename(Request):
 
 # --------------------------------------------------------------------------------------------- notes
 
+NOTE_PATHS_DESCRIPTION = "Globs of the code the note is about, from the repository root (** spans folders)."
+WORK_PATHS_DESCRIPTION = "The files you are working on: notes bound to them rank up."
+
 
 class NoteListQuery(Request):
     types = in_query.choices(inputs.NOTE_TYPES, TYPES_EXAMPLE, description=TYPES_DESCRIPTION)
@@ -106,6 +109,14 @@ class NoteListQuery(Request):
     )
     limit = in_query.integer(inputs.LIST_LIMIT, 50)
     include_deleted = in_query.flag(False, description="Include soft-deleted notes (restorable).")
+    path = in_query.text(
+        inputs.PATH_PATTERN,
+        "billing/invoice.py",
+        description="Only notes bound to a glob matching this file.",
+    )
+    needs_review = in_query.flag(
+        True, description="Only notes flagged (true) or not flagged (false) for review."
+    )
     cursor = in_query.text(
         inputs.CURSOR,
         "eyJ2IjoxfQ:1v2x",
@@ -130,6 +141,9 @@ class NoteCreate(Request):
     tags = in_body.text_list(inputs.TAGS, inputs.TAG, ["webhooks", "stripe"])
     importance = in_body.number(inputs.IMPORTANCE, 0.5)
     visibility = in_body.choice(inputs.VISIBILITIES, "team", description=VISIBILITY_DESCRIPTION)
+    paths = in_body.text_list(
+        inputs.NOTE_PATHS, inputs.PATH_PATTERN, ["billing/**"], description=NOTE_PATHS_DESCRIPTION
+    )
 
 
 class NoteUpdate(Request):
@@ -141,6 +155,12 @@ class NoteUpdate(Request):
     importance = in_body.number(inputs.IMPORTANCE, 0.7)
     visibility = in_body.choice(inputs.VISIBILITIES, "team", description=VISIBILITY_DESCRIPTION)
     expected_version = in_body.integer(inputs.VERSION, 3, description=EXPECTED_VERSION)
+    paths = in_body.text_list(
+        inputs.NOTE_PATHS,
+        inputs.PATH_PATTERN,
+        ["billing/**"],
+        description=NOTE_PATHS_DESCRIPTION + " [] unbinds.",
+    )
 
 
 class NotePatch(Request):
@@ -204,6 +224,9 @@ class Remember(Request):
     force = in_body.flag(False, description="Store even if it contradicts a note (both are true).")
     visibility = in_body.choice(inputs.VISIBILITIES, "team", description=VISIBILITY_DESCRIPTION)
     source = in_body.text(inputs.SOURCE, "ci-pipeline", description="Which client wrote it.")
+    paths = in_body.text_list(
+        inputs.NOTE_PATHS, inputs.PATH_PATTERN, ["billing/**"], description=NOTE_PATHS_DESCRIPTION
+    )
 
 
 class Checkpoint(Request):
@@ -228,6 +251,9 @@ class Checkpoint(Request):
     next_actions = in_body.text_list(
         inputs.CHECKPOINT_ITEMS, inputs.BODY, ["Add a refund dashboard."], description="What comes next."
     )
+    paths = in_body.text_list(
+        inputs.NOTE_PATHS, inputs.PATH_PATTERN, ["billing/**"], description=NOTE_PATHS_DESCRIPTION
+    )
 
 
 # -------------------------------------------------------------------------------------- recall
@@ -250,6 +276,9 @@ class ContextQuery(Request):
     )
     budget = in_query.integer(
         inputs.CONTEXT_MAX_TOKENS, 1500, description="The same as max_tokens (give one of them)."
+    )
+    paths = in_query.text_list(
+        inputs.PATHS_PER_CALL, inputs.PATH_PATTERN, ["billing/invoice.py"], description=WORK_PATHS_DESCRIPTION
     )
 
 
@@ -279,6 +308,20 @@ class SearchQuery(Request):
     )
     limit = in_query.integer(inputs.SEARCH_LIMIT, 10)
     include_body = in_query.flag(False, description=INCLUDE_BODY)
+    paths = in_query.text_list(
+        inputs.PATHS_PER_CALL, inputs.PATH_PATTERN, ["billing/invoice.py"], description=WORK_PATHS_DESCRIPTION
+    )
+
+
+class CodeChange(Request):
+    commit = in_body.text(inputs.COMMIT, "9f2c1e4b", required=True)
+    paths = in_body.text_list(
+        inputs.PATHS_PER_CALL,
+        inputs.PATH_PATTERN,
+        ["billing/invoice.py"],
+        description="The changed files, as `git diff --name-only` prints them.",
+        required=True,
+    )
 
 
 # -------------------------------------------------------------------------------- transfer and team

@@ -122,6 +122,7 @@ Checkpointed = shape(results.Checkpointed)
 Context = shape(results.Context)
 Changes = shape(results.Changes)
 SearchResults = shape(results.SearchResults)
+CodeChangeReported = shape(results.CodeChangeReported)
 
 Imported = shape(results_team.Imported)
 ImportDryRun = shape(results_team.ImportDryRun)

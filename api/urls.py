@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api.views import capture, history, notes, projects, recall, team, transfer
+from api.views import capture, code, history, notes, projects, recall, team, transfer
 from api.views.missing import Missing
 
 v1 = [
@@ -18,11 +18,13 @@ v1 = [
     path("projects/<str:project>/context", recall.Context.as_view()),
     path("projects/<str:project>/render", recall.Render.as_view()),
     path("projects/<str:project>/changes", recall.Changes.as_view()),
+    path("projects/<str:project>/code-changes", code.CodeChanges.as_view()),
     path("projects/<str:project>/export", transfer.Export.as_view()),
     path("notes", notes.NotesBatch.as_view()),
     path("notes/<str:id>", notes.NoteDetail.as_view()),
     path("notes/<str:id>/patch", notes.NotePatch.as_view()),
     path("notes/<str:id>/restore", notes.NoteRestore.as_view()),
+    path("notes/<str:id>/confirm", code.NoteConfirm.as_view()),
     path("notes/<str:id>/revisions", history.Revisions.as_view()),
     path("notes/<str:id>/revisions/<int:version>", history.RevisionDetail.as_view()),
     path("notes/<str:id>/revisions/<int:version>/restore", history.RevisionRestore.as_view()),

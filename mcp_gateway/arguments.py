@@ -61,3 +61,9 @@ Supersedes = Annotated[
     list[NoteId], Field(max_length=inputs.SUPERSEDES.max_items, description="ids this replaces")
 ]
 Items = Annotated[list[Text], Field(max_length=inputs.CHECKPOINT_ITEMS.max_items)]
+PathPattern = Annotated[str, Field(max_length=inputs.PATH_PATTERN.max_length)]
+# Undescribed: the name says enough, and every word of the core tools/list is paid for in every session.
+NotePaths = Annotated[list[PathPattern], Field(max_length=inputs.NOTE_PATHS.max_items)]
+WorkPaths = Annotated[list[PathPattern], Field(max_length=inputs.PATHS_PER_CALL.max_items)]
+ChangedPaths = Annotated[list[PathPattern], Field(min_length=1, max_length=inputs.PATHS_PER_CALL.max_items)]
+Commit = Annotated[str, Field(max_length=inputs.COMMIT.max_length)]

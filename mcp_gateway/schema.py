@@ -1,16 +1,16 @@
 """Compact input schemas: every token of tools/list is paid for in every agent session.
 
-Pydantic's schemas carry titles, `anyOf [X, null]` wrappers for optional arguments and string length
-limits. The published schema keeps what guides a model (types, enums, numeric ranges, required
-arguments, descriptions); the server still validates the full constraints and answers
-invalid_argument for anything past them.
+Pydantic's schemas carry titles, `anyOf [X, null]` wrappers for optional arguments, string length
+limits and list sizes. The published schema keeps what guides a model (types, enums, numeric ranges,
+required arguments, descriptions); the server still validates the full constraints and answers
+invalid_argument, naming the limit, for anything past them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-_DROP = {"title", "maxLength", "minLength"}
+_DROP = {"title", "maxLength", "minLength", "maxItems", "minItems"}
 
 
 def compact_schema(schema: Any) -> Any:

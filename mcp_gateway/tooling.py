@@ -26,8 +26,9 @@ class ToolSpec:
     def annotations(self) -> ToolAnnotations:
         if self.kind == "read":
             return ToolAnnotations(read_only_hint=True)
+        # idempotentHint is false unless said (MCP's default): only a true one is worth its tokens.
         return ToolAnnotations(
-            read_only_hint=False, destructive_hint=self.destructive, idempotent_hint=self.idempotent
+            read_only_hint=False, destructive_hint=self.destructive, idempotent_hint=self.idempotent or None
         )
 
 

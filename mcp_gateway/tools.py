@@ -6,6 +6,8 @@ from __future__ import annotations
 from mcp.types import CallToolResult
 
 from mcp_gateway.arguments import (
+    ChangedPaths,
+    Commit,
     ContextMaxTokens,
     Cursor,
     DetailName,
@@ -18,6 +20,7 @@ from mcp_gateway.arguments import (
     LinkKindName,
     NoteId,
     NoteIds,
+    NotePaths,
     NoteTypeName,
     PatchOp,
     Project,
@@ -40,6 +43,7 @@ from mcp_gateway.arguments import (
     Title,
     Version,
     VisibilityName,
+    WorkPaths,
 )
 from mcp_gateway.auth import current_principal
 from mcp_gateway.results import call_store, error
@@ -54,9 +58,10 @@ async def get_context(
     detail: DetailName = "balanced",
     max_tokens: ContextMaxTokens | None = None,
     types: list[NoteTypeName] | None = None,
+    paths: WorkPaths | None = None,
 ) -> CallToolResult:
     """START HERE for project work: constraints, conflicts, decisions, architecture, failed approaches,
-    status and open items within a token budget. meta.omitted ids can be read with get_notes."""
+    status and open items in a token budget. Read meta.omitted ids with get_notes."""
     return await call_store(
         store.get_context,
         current_principal(),
@@ -65,6 +70,7 @@ async def get_context(
         detail=detail,
         max_tokens=max_tokens,
         types=types,
+        paths=paths,
     )
 
 
@@ -106,6 +112,7 @@ async def remember(
     idempotency_key: IdempotencyKey | None = None,
     visibility: VisibilityName | None = None,
     source: Source | None = None,
+    paths: NotePaths | None = None,
 ) -> CallToolResult:
     """Store one durable fact, decision or lesson as you learn it. Status: created, updated,
     duplicate, or conflict (nothing stored; resolve with supersedes or force as the reply says)."""
@@ -123,6 +130,7 @@ async def remember(
         idempotency_key=idempotency_key,
         visibility=visibility,
         source=source,
+        paths=paths,
     )
 
 
@@ -135,6 +143,7 @@ async def checkpoint(
     failed_approaches: Items | None = None,
     next_actions: Items | None = None,
     idempotency_key: IdempotencyKey | None = None,
+    paths: NotePaths | None = None,
 ) -> CallToolResult:
     """BEFORE YOU STOP or hand over: record what was done, decided, left open, failed, and what
     comes next."""
@@ -148,6 +157,7 @@ async def checkpoint(
         failed_approaches=failed_approaches,
         next_actions=next_actions,
         idempotency_key=idempotency_key,
+        paths=paths,
     )
 
 
@@ -161,6 +171,7 @@ async def search_notes(
     tags: Tags | None = None,
     limit: SearchLimit = inputs.SEARCH_LIMIT.whole_default,
     include_body: bool = False,
+    paths: WorkPaths | None = None,
 ) -> CallToolResult:
     """Find notes by meaning and keywords (semantic=false: keywords only). Lean snippets; read with get_notes."""
     return await call_store(
@@ -174,6 +185,7 @@ async def search_notes(
         tags=tags,
         limit=limit,
         include_body=include_body,
+        paths=paths,
     )
 
 
@@ -195,6 +207,7 @@ async def save_note(
     importance: Importance | None = None,
     visibility: VisibilityName | None = None,
     expected_version: Version | None = None,
+    paths: NotePaths | None = None,
 ) -> CallToolResult:
     """Create a note (project, title, body) or replace fields of one (id). Prefer remember for new
     knowledge: it checks for duplicates and contradictions."""
@@ -218,6 +231,7 @@ async def save_note(
             tags=tags,
             importance=importance,
             visibility=visibility,
+            paths=paths,
         )
     return await call_store(
         store.update_note,
@@ -231,6 +245,7 @@ async def save_note(
         importance=importance,
         visibility=visibility,
         expected_version=expected_version,
+        paths=paths,
     )
 
 
@@ -337,3 +352,15 @@ async def export_project(project: Project, format: ExportFormat = "json") -> Cal
 async def get_usage() -> CallToolResult:
     """Show the team's plan, its caps and current usage."""
     return await call_store(store.get_usage, current_principal())
+
+
+@tool("write")
+async def report_code_change(project: Project, commit: Commit, paths: ChangedPaths) -> CallToolResult:
+    """Report a commit's changed files (git diff --name-only): notes bound to them get needs_review."""
+    return await call_store(store.report_code_change, current_principal(), project, commit, paths)
+
+
+@tool("write", idempotent=True)
+async def confirm_note(id: NoteId) -> CallToolResult:
+    """Confirm a needs_review note is still true after its code changed (clears the flag)."""
+    return await call_store(store.confirm_note, current_principal(), id)

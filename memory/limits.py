@@ -77,3 +77,12 @@ EMBED_BATCH = 64
 # file is read whole at every session start, so a note's text is cut and a type's list is capped.
 RENDER_NOTES_PER_TYPE = 100
 RENDER_BODY_CHARS = 1_500
+
+# Notes bound to code (memory.notes.paths): glob patterns relative to the repository root, and the
+# files a caller names (the ones being worked on, or the ones a change touched).
+PATH_PATTERN = TextInput(300, "A glob relative to the repository root: ** spans folders, * does not.")
+NOTE_PATHS = ListInput(20, "Globs of the code this note is about, e.g. billing/** or api/views/*.py.")
+PATHS_PER_CALL = ListInput(500, "Repository paths (files being worked on, or a change's files).")
+COMMIT = TextInput(64, "The commit id of the change.")
+# A note's globs typed one a line (the web note form splits it).
+PATH_LINES = TextInput(NOTE_PATHS.max_items * (PATH_PATTERN.max_length + 1))

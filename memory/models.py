@@ -22,11 +22,13 @@ from memory.fields import EmbeddingField
 from memory.ids import new_note_id
 from memory.limits import (
     BODY,
+    COMMIT,
     CREDENTIAL,
     DELETE_REASON,
     EMBEDDING_MODEL,
     IDEMPOTENCY_KEY,
     OPERATION,
+    PATH_PATTERN,
     PROJECT_NAME,
     PROJECT_TEXT,
     RULE_NAME,
@@ -162,6 +164,12 @@ class Note(models.Model):
     body = models.TextField(max_length=BODY.max_length, blank=True)
     importance = models.FloatField(default=0.5)
     tags = ArrayField(models.CharField(max_length=TAG.max_length), default=list, blank=True)
+    # Globs of the code the note is about (memory.notes.paths), relative to the repository root.
+    paths = ArrayField(models.CharField(max_length=PATH_PATTERN.max_length), default=list, blank=True)
+    # Set when a reported code change touched one of `paths`: the note may no longer be true. A flag,
+    # not a status: the note stays where it was. An edit or a confirmation clears both.
+    review_commit = models.CharField(max_length=COMMIT.max_length, blank=True)
+    review_flagged_at = models.DateTimeField(null=True, blank=True)
     source = models.CharField(max_length=SOURCE.max_length, blank=True, help_text="Which client wrote it.")
     last_edited_client = models.CharField(
         max_length=CLIENT_NAME.max_length, blank=True, help_text="Which client made the current version."

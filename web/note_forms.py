@@ -16,7 +16,7 @@ from web.forms import MultilineTextField
 _FIELD_IN_MESSAGE = re.compile(r"^`([a-z_]+)")
 _FIELD_ROOT = re.compile(r"^[a-z_]+")
 
-EDITABLE = ("title", "body", "type", "status", "tags", "importance", "visibility")
+EDITABLE = ("title", "body", "type", "status", "tags", "importance", "visibility", "paths")
 
 
 def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -38,6 +38,14 @@ class NoteForm(forms.Form):
         required=False,
         max_length=inputs.TAG_LINE.max_length,
         help_text="Separated by commas, e.g. “auth, payments”.",
+    )
+    paths = MultilineTextField(
+        rows=3,
+        required=False,
+        max_length=inputs.PATH_LINES.max_length,
+        strip=False,
+        help_text="Code this note is about, one glob a line from the repository root, e.g. billing/** "
+        "or api/views/*.py (** spans folders, * does not).",
     )
     importance = forms.FloatField(
         min_value=inputs.IMPORTANCE.minimum,
@@ -61,8 +69,9 @@ class NoteForm(forms.Form):
     @staticmethod
     def initial_from(note: Mapping[str, Any]) -> dict[str, Any]:
         return {
-            **{field: note[field] for field in EDITABLE if field != "tags"},
+            **{field: note[field] for field in EDITABLE if field not in ("tags", "paths")},
             "tags": ", ".join(note["tags"]),
+            "paths": "\n".join(note.get("paths", [])),
             "expected_version": note["version"],
         }
 
@@ -70,13 +79,17 @@ class NoteForm(forms.Form):
         text = str(self.cleaned_data.get("tags") or "")
         return [tag.strip() for tag in text.split(",") if tag.strip()]
 
+    def clean_paths(self) -> list[str]:
+        text = str(self.cleaned_data.get("paths") or "")
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
     def changes_from(self, note: Mapping[str, Any]) -> dict[str, Any]:
         """The fields that differ from `note`: an edit names only what it changes (the audit row lists
         the changed fields)."""
         return {
             field: self.cleaned_data[field]
             for field in EDITABLE
-            if field in self.cleaned_data and self.cleaned_data[field] != note[field]
+            if field in self.cleaned_data and self.cleaned_data[field] != note.get(field, [])
         }
 
 

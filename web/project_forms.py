@@ -60,6 +60,12 @@ class NoteFilterForm(forms.Form):
     type = forms.ChoiceField(required=False)
     status = forms.ChoiceField(required=False)
     tag = forms.CharField(max_length=inputs.TAG.max_length, required=False)
+    path = forms.CharField(
+        label="Code path",
+        max_length=inputs.PATH_PATTERN.max_length,
+        required=False,
+        help_text="Notes bound to this file, e.g. billing/invoice.py.",
+    )
     author = forms.ChoiceField(required=False)
     source = forms.CharField(
         label="Source (agent)",
@@ -101,6 +107,7 @@ class NoteFilterForm(forms.Form):
             "types": [data["type"]] if data["type"] else None,
             "statuses": [data["status"]] if data["status"] else None,
             "tag": data["tag"] or None,
+            "path": data["path"] or None,
             "author": data["author"] or None,
             "source": data["source"] or None,
             # The store's bounds are exclusive: from the first microsecond of the first day to the
@@ -120,6 +127,7 @@ class NoteFilterForm(forms.Form):
             "types": [data["type"]] if data["type"] else None,
             "statuses": [data["status"]] if data["status"] else None,
             "tags": [data["tag"]] if data["tag"] else None,
+            "paths": [data["path"]] if data["path"] else None,
         }
 
     def ignored_while_searching(self) -> list[str]:

@@ -57,6 +57,9 @@ urlpatterns = [
     path("projects/<slug:slug>/notes/<pid:note_id>/delete/", notes.note_delete, name="note-delete"),
     path("projects/<slug:slug>/notes/<pid:note_id>/restore/", notes.note_restore, name="note-restore"),
     path(
+        "projects/<slug:slug>/notes/<pid:note_id>/still-true/", notes.note_still_true, name="note-still-true"
+    ),
+    path(
         "projects/<slug:slug>/notes/<pid:note_id>/revisions/", revisions.revision_list, name="note-revisions"
     ),
     path(

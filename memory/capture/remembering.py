@@ -15,6 +15,7 @@ from django.db.models.functions import Upper
 
 from accounts.errors import NotFound
 from accounts.principal import Principal
+from memory import limits
 from memory.capture import lexicon
 from memory.capture.judgement import Judgement, Relation, judge
 from memory.models import Note, NoteStatus, NoteType, Project
@@ -260,6 +261,10 @@ def _restate(principal: Principal, note: Note, memory: Memory, max_revisions: in
             "body": memory.content,
             "tags": list(dict.fromkeys([*current.tags, *memory.tags])),
         }
+        if memory.paths:
+            changes["paths"] = list(dict.fromkeys([*current.paths, *memory.paths]))[
+                : limits.NOTE_PATHS.max_items
+            ]
         if memory.title and memory.title != current.title:
             changes["title"] = memory.title
         if memory.importance is not None:

@@ -23,6 +23,8 @@ from memory.screening import guard
 from memory.shapes.results import Note as NoteShape
 
 REVISIONED_FIELDS = ("type", "status", "title", "body", "tags", "importance")
+# An edit of any of these answers a needs-review flag (memory.store.code): the note was looked at.
+REVIEW_CLEARING_FIELDS = frozenset({"title", "body", "type", "status", "paths"})
 _WS = re.compile(r"\s+")
 
 
@@ -71,6 +73,10 @@ def note_dict(note: Note, *, body: bool = True) -> NoteShape:
         data["supersedes"] = supersedes
     if note.deleted_at is not None:
         data["deleted_at"] = rfc3339(note.deleted_at)
+    if note.paths:
+        data["paths"] = list(note.paths)
+    if note.review_flagged_at is not None:
+        data["needs_review"] = {"commit": note.review_commit, "flagged_at": rfc3339(note.review_flagged_at)}
     return data
 
 
@@ -101,6 +107,7 @@ class Memory:
     source: str
     supersedes: list[str] = field(default_factory=list)
     force: bool = False
+    paths: list[str] = field(default_factory=list)
 
 
 def create_note(
@@ -117,6 +124,7 @@ def create_note(
             "title": memory.title,
             "body": memory.content,
             "tags": memory.tags,
+            "paths": memory.paths,
             "source": source,
             "last_edited_client": principal.client_name,
         },
@@ -132,6 +140,7 @@ def create_note(
         title=memory.title,
         body=memory.content,
         tags=memory.tags,
+        paths=memory.paths,
         importance=memory.importance
         if memory.importance is not None
         else DEFAULT_IMPORTANCE.get(memory.type, 0.5),
@@ -200,6 +209,9 @@ def edit_note(
     now = timezone.now()
     if "body" in values:
         values["content_hash"] = content_hash(values["body"])
+    if REVIEW_CLEARING_FIELDS.intersection(values):
+        # Someone looked at the note again after the code changed: the review flag is answered.
+        values.update(review_commit="", review_flagged_at=None)
     values.update(
         updated_at=now,
         last_edited_by_id=principal.user_id,

@@ -10,6 +10,7 @@ score, version and time are for `detail: deep`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -19,6 +20,7 @@ from django.utils import timezone
 
 from accounts.principal import Principal
 from memory.models import Note, NoteLink, NoteStatus, Project
+from memory.notes import paths as code_paths
 from memory.notes.lifecycle import excerpt, inbound_link_counts, rfc3339
 from memory.recall import ranking, retrieval
 from memory.recall.packing import Form, Item, entry_forms, pack
@@ -65,6 +67,8 @@ DETAIL_LEVELS = {
 }
 TYPED_SECTIONS = frozenset({"relevant", "recent_changes"})  # the only ones whose entries say their type
 LIVE = (NoteStatus.CURRENT, NoteStatus.DISPUTED, NoteStatus.PENDING)
+# Bound notes read to match the caller's `paths` against, most important first.
+BOUND_CANDIDATES = 500
 
 
 @dataclass
@@ -133,6 +137,11 @@ def _per_type_candidates(live: QuerySet[Note], types: list[str], per_section: in
 
 def _conflict_candidates(project: Project, live: QuerySet[Note]) -> list[tuple[Note, str]]:
     found: dict[int, tuple[Note, str]] = {}
+    # Notes whose code changed since they were written (memory.store.code): warnings until an edit or
+    # a confirmation answers them.
+    flagged = live.filter(review_flagged_at__isnull=False).order_by("-review_flagged_at")
+    for note in flagged.select_related("superseded_by")[:25]:
+        found[note.pk] = (note, f"needs review: its code changed in commit {note.review_commit}")
     for note in live.filter(status=NoteStatus.DISPUTED).select_related("superseded_by")[:25]:
         found[note.pk] = (note, "disputed")
     unfinished = live.filter(status=NoteStatus.CURRENT, superseded_by__isnull=False).select_related(
@@ -169,8 +178,12 @@ def build_context(
     budget: int,
     types: list[str] | None,
     use_semantic: bool = False,
+    work_paths: Sequence[str] = (),
 ) -> tuple[results.Context, list[int]]:
-    """The get_context response and the primary keys of the notes it returned (to reinforce)."""
+    """The get_context response and the primary keys of the notes it returned (to reinforce).
+
+    With `work_paths` (the files the caller works on), notes bound to them join `relevant` and every
+    note's score moves by its path affinity (memory.recall.ranking.path_adjustment)."""
     detail = DETAIL_LEVELS[detail_name]
     now = timezone.now()
     live = Note.objects.visible_to(principal).live().filter(project=project, status__in=LIVE)
@@ -191,6 +204,12 @@ def build_context(
         )
         relevance = {hit.note.pk: hit.relevance for hit in hits}
         hit_notes = [hit.note for hit in hits]
+    if work_paths:
+        bound = live.exclude(paths=[]).select_related("project").order_by("-importance", "-updated_at")
+        matched = [note for note in bound[:BOUND_CANDIDATES] if code_paths.binds(note.paths, work_paths)]
+        # Bound here first: `relevant` fills in this order before it is sorted by score.
+        known = {note.pk for note in matched}
+        hit_notes = [*matched, *(note for note in hit_notes if note.pk not in known)]
 
     pools: dict[str, list[Candidate]] = {s: [] for s in SECTION_ORDER}
     type_notes = _per_type_candidates(
@@ -202,9 +221,10 @@ def build_context(
     inbound = inbound_link_counts(list(everything))
 
     def scored(note: Note) -> float:
-        return ranking.score(
+        value = ranking.score(
             ranking.note_signals(note, relevance.get(note.pk, 0.0), inbound.get(note.pk, 0)), now
         )
+        return round(value + ranking.path_adjustment(code_paths.affinity(note.paths, work_paths)), 4)
 
     def by_score(candidates: list[Candidate]) -> list[Candidate]:
         return sorted(candidates, key=lambda c: c.score, reverse=True)[: detail.per_section]

@@ -48,6 +48,11 @@ STATUS_WEIGHT = {"current": 1.0, "disputed": 0.8, "pending": 0.6, "superseded": 
 # Superseded and historical notes must rank after every live note whatever their other signals.
 RETIRED_STATUSES = frozenset({"superseded", "historical"})
 RETIRED_PENALTY = 1.0
+# Files the caller is working on (get_context / search_notes `paths`): a note bound to one of them
+# gains PATH_BONUS, a note bound only to other code loses PATH_PENALTY, an unbound note neither. Added
+# outside the weighted sum, so without `paths` every score is what it was.
+PATH_BONUS = 0.3
+PATH_PENALTY = 0.15
 
 
 @dataclass(frozen=True)
@@ -93,3 +98,12 @@ def note_signals(note: Any, relevance: float, inbound_links: int) -> Signals:
         inbound_links=inbound_links,
         access_count=note.access_count,
     )
+
+
+def path_adjustment(affinity: int) -> float:
+    """The score change for memory.notes.paths.affinity: 1 bound here, -1 bound elsewhere, 0 unbound."""
+    if affinity > 0:
+        return PATH_BONUS
+    if affinity < 0:
+        return -PATH_PENALTY
+    return 0.0

@@ -8,6 +8,7 @@ says how, and how that was chosen). Any failure of the semantic path leaves keyw
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from django.db import DatabaseError
 from django.db.models import QuerySet
@@ -15,6 +16,7 @@ from django.utils import timezone
 
 from memory.embeddings import Kind
 from memory.models import Note
+from memory.notes import paths as code_paths
 from memory.notes.lifecycle import inbound_link_counts
 from memory.recall import ranking, search, semantic
 from memory.recall.fusion import CHOSEN, Fusion
@@ -57,14 +59,19 @@ def semantic_hits(
         return None
 
 
-def ranked(hits: list[Hit], count: int) -> list[tuple[float, Note]]:
+def ranked(hits: list[Hit], count: int, work_paths: Sequence[str] = ()) -> list[tuple[float, Note]]:
     """The best `count` hits by the one scoring function (relevance with importance, recency, type,
-    status, links and reads), as search_notes orders its results."""
+    status, links and reads), as search_notes orders its results; with `work_paths` (the files the
+    caller works on) notes bound to them rank up and notes bound only elsewhere down."""
     now = timezone.now()
     inbound = inbound_link_counts([hit.note.pk for hit in hits])
     scored = (
         (
-            ranking.score(ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now),
+            round(
+                ranking.score(ranking.note_signals(hit.note, hit.relevance, inbound.get(hit.note.pk, 0)), now)
+                + ranking.path_adjustment(code_paths.affinity(hit.note.paths, work_paths)),
+                4,
+            ),
             hit.note,
         )
         for hit in hits

@@ -58,6 +58,11 @@ def When(description: str) -> Doc:
 # ---------------------------------------------------------------------------------------------- notes
 
 
+class NeedsReview(TypedDict):
+    commit: Annotated[str, Doc("The commit that touched the note's code.", "9f2c1e4")]
+    flagged_at: Annotated[str, When("When the change was reported.")]
+
+
 class Note(TypedDict):
     """The contract's note object; `body` or `body_chars` depending on the detail asked for."""
 
@@ -84,6 +89,12 @@ class Note(TypedDict):
     ]
     supersedes: NotRequired[Annotated[list[str], Doc("The notes this one replaced.", [NOTE_ID])]]
     deleted_at: NotRequired[Annotated[str, When("When the note was soft-deleted.")]]
+    paths: NotRequired[
+        Annotated[list[str], Doc("Globs of the code the note is about, where it is bound.", ["billing/**"])]
+    ]
+    needs_review: NotRequired[
+        Annotated[NeedsReview, Doc("Set when a reported code change touched one of `paths`.")]
+    ]
 
 
 class NoteResult(TypedDict):
@@ -409,3 +420,19 @@ class SearchResults(TypedDict):
         str,
         Doc("How the query was matched.", "fulltext", choices=("vector", "scan", "fulltext", "substring")),
     ]
+
+
+class FlaggedNote(TypedDict):
+    id: Annotated[str, Doc("The note's id.", NOTE_ID)]
+    title: Annotated[str, Doc("The note's title.", "Invoices round half-even")]
+    paths: Annotated[list[str], Doc("The touched files that matched its globs.", ["billing/tax.py"])]
+
+
+class CodeChangeReported(TypedDict):
+    """report_code_change's answer: the notes the change put up for review."""
+
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    commit: Annotated[str, Doc("The commit reported.", "9f2c1e4")]
+    reported_at: Annotated[str, When("When the change was reported: the flags' time.")]
+    flagged: Annotated[list[FlaggedNote], Doc("Current notes bound to a touched path, now flagged.")]
+    flagged_count: Annotated[int, Doc("How many notes were flagged.", 1)]

@@ -129,11 +129,22 @@ class Today(TypedDict):
     latest: Annotated[list[CreatedToday], Doc("The newest of them.")]
 
 
+class ReviewItem(TypedDict):
+    id: Annotated[str, Doc("The note's id.", NOTE_ID)]
+    project: Annotated[str, Doc("The note's project.", "payments")]
+    title: Annotated[str, Doc("The note's title.", "Invoices round half-even")]
+    commit: Annotated[str, Doc("The commit that touched its code.", "9f2c1e4")]
+    flagged_at: Annotated[str, When("When the change was reported.")]
+
+
 class TeamOverview(TypedDict):
     projects: Annotated[list[ProjectOverview], Doc("The visible projects, by name.")]
     conflicts: Annotated[ConflictTotals, Doc("Open conflicts in all projects.")]
     latest_changes: Annotated[list[LatestChange], Doc("The latest note changes, newest first.")]
     today: Annotated[Today, Doc("What agents wrote today.")]
+    needs_review: Annotated[
+        list[ReviewItem], Doc("Notes whose code changed since they were written, newest flag first.")
+    ]
 
 
 # ------------------------------------------------------------------------------------------------ bulk

@@ -16,6 +16,7 @@ each operation lives in the module of its resource:
 - history: list_note_revisions, get_note_revision, restore_note_revision
 - links: relate_notes, list_note_links
 - conflicts: list_conflicts, resolve_conflict
+- code: report_code_change (notes bound to changed files need review), confirm_note (still true)
 - recall: search_notes, get_context, get_changes_since, and for clients that read text rather than
   call tools: get_context_brief (get_context as Markdown) and render_project (an AGENTS.md section)
 - transfer: export_project, export_content, import_project, and the jobs a page follows: start_export,
@@ -92,6 +93,7 @@ from memory.store.accounts import (
 from memory.store.billing import get_billing, open_billing_portal, receive_stripe_event, start_checkout
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
+from memory.store.code import confirm_note, report_code_change
 from memory.store.conflicts import list_conflicts, resolve_conflict
 from memory.store.connections import (
     bind_oauth_token_family,
@@ -193,6 +195,7 @@ __all__ = [
     "change_password",
     "checkpoint",
     "confirm_import",
+    "confirm_note",
     "connect_oauth_client",
     "consent_choices",
     "create_api_key",
@@ -251,6 +254,7 @@ __all__ = [
     "rename_tag",
     "rename_team",
     "render_project",
+    "report_code_change",
     "resolve_conflict",
     "restore_note",
     "restore_note_revision",

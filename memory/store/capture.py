@@ -14,6 +14,7 @@ from memory.models import (
     Visibility,
 )
 from memory.notes import lifecycle
+from memory.notes import paths as code_paths
 from memory.notes.lifecycle import note_dict
 from memory.notes.scoping import project_for
 from memory.shapes import results
@@ -34,6 +35,7 @@ def remember(
     idempotency_key: str | None = None,
     visibility: str | None = None,
     source: str | None = None,
+    paths: list[str] | None = None,
 ) -> results.Remembered | results.RememberConflict:
     target = project_for(principal, project)
     memory = memory_from_args(
@@ -46,6 +48,7 @@ def remember(
         source=source,
         supersedes=supersedes,
         force=force,
+        paths=paths,
     )
     plan = team_plan(principal)
     max_revisions = plan.max_revisions_per_note
@@ -105,8 +108,11 @@ def checkpoint(
     failed_approaches: list[str] | None = None,
     next_actions: list[str] | None = None,
     idempotency_key: str | None = None,
+    paths: list[str] | None = None,
 ) -> results.Checkpointed:
+    """`paths` binds the handoff and every item to the code the session worked on."""
     target = project_for(principal, project)
+    bound = code_paths.note_patterns(paths)
     clean_summary = validation.body(summary, "summary", required=True)
     sections = {
         "decisions": _items(decisions, "decisions"),
@@ -135,6 +141,7 @@ def checkpoint(
                 importance=0.6,
                 visibility=Visibility.TEAM,
                 source=principal.client_name,
+                paths=bound,
             ),
         )
         items: list[results.CheckpointItem] = []
@@ -149,6 +156,7 @@ def checkpoint(
                     visibility=None,
                     source=None,
                     content_field=f"{field}[]",
+                    paths=bound,
                 )
                 outcome = remembering.remember(
                     principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
@@ -169,5 +177,5 @@ def checkpoint(
         idempotency_key,
         work,
         project=target,
-        request={"summary": clean_summary, **sections},
+        request={"summary": clean_summary, **sections, "paths": bound},
     )

@@ -9,6 +9,7 @@ from billing.models import Plan
 from memory import inputs, validation
 from memory.models import Project
 from memory.notes import lifecycle
+from memory.notes import paths as code_paths
 from memory.shapes import results
 
 
@@ -45,6 +46,7 @@ def memory_from_args(
     supersedes: Any = None,
     force: Any = False,
     content_field: str = "content",
+    paths: Any = None,
 ) -> lifecycle.Memory:
     clean_content = validation.body(content, content_field, required=True)
     return lifecycle.Memory(
@@ -59,4 +61,5 @@ def memory_from_args(
             supersedes, "supersedes", limit=inputs.SUPERSEDES.max_items, allow_empty=True
         ),
         force=validation.flag(force, "force"),
+        paths=code_paths.note_patterns(paths),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.errors import Forbidden, InvalidArgument
@@ -15,6 +16,7 @@ from memory.models import (
     Note,
 )
 from memory.notes import lifecycle, listing, reinforcement
+from memory.notes import paths as code_paths
 from memory.notes.lifecycle import edit_note, note_dict
 from memory.notes.scoping import note_for, project_for
 from memory.shapes import results
@@ -67,6 +69,8 @@ def list_notes(
     offset: int | None = None,
     include_deleted: bool | None = False,
     cursor: str | None = None,
+    path: str | None = None,
+    needs_review: bool | None = None,
 ) -> results.NotePage:
     """One page of a project's notes, filtered and sorted, with the total that matched.
 
@@ -95,6 +99,14 @@ def list_notes(
     if source is not None:
         question["source"] = validation.text(source, "source", limit=inputs.SOURCE.max_length)
         notes = notes.filter(source=question["source"])
+    if path is not None:
+        # Notes bound to a glob matching this file (or the very glob): matched in Python over the
+        # project's bound notes, as globs are not something an index answers.
+        question["path"] = code_paths.normalise(path, "path")
+        notes = notes.filter(pk__in=_bound_to(notes, question["path"]))
+    if needs_review is not None:
+        question["needs_review"] = validation.flag(needs_review, "needs_review")
+        notes = notes.filter(review_flagged_at__isnull=not question["needs_review"])
     if updated_after is not None:
         question["after"] = validation.timestamp(updated_after, "updated_after")
         notes = notes.filter(updated_at__gt=question["after"])
@@ -132,6 +144,11 @@ def list_notes(
     }
 
 
+def _bound_to(notes: QuerySet[Note], path: str) -> list[int]:
+    bound = notes.exclude(paths=[]).values_list("pk", "paths")
+    return [pk for pk, patterns in bound if path in patterns or code_paths.binds(patterns, [path])]
+
+
 @registry.write
 def create_note(
     principal: Principal,
@@ -144,6 +161,7 @@ def create_note(
     importance: float | None = None,
     visibility: str | None = None,
     idempotency_key: str | None = None,
+    paths: list[str] | None = None,
 ) -> results.NoteResult:
     """Write a note exactly as given: no duplicate or conflict judgement (remember does that)."""
     target = project_for(principal, project)
@@ -156,6 +174,7 @@ def create_note(
         visibility=visibility,
         source=None,
         content_field="body",
+        paths=paths,
     )
     clean_status = validation.note_status(status) if status else inputs.DEFAULT_STATUS
 
@@ -184,8 +203,10 @@ def update_note(
     importance: float | None = None,
     visibility: str | None = None,
     expected_version: int | None = None,
+    paths: list[str] | None = None,
 ) -> results.NoteResult:
-    """Change the given fields of a note, keeping the old state as a revision."""
+    """Change the given fields of a note, keeping the old state as a revision. `paths` replaces the
+    note's globs ([] unbinds it)."""
     note = note_for(principal, id)
     changes: dict[str, Any] = {}
     if title is not None:
@@ -200,13 +221,16 @@ def update_note(
         changes["tags"] = validation.tags(tags)
     if importance is not None:
         changes["importance"] = validation.importance(importance)
+    if paths is not None:
+        changes["paths"] = code_paths.note_patterns(paths)
     if visibility is not None:
         changes["visibility"] = validation.visibility(visibility)
         if changes["visibility"] != note.visibility and note.author_id != principal.user_id:
             raise Forbidden("Only the note's author can change its visibility.")
     if not changes:
         raise InvalidArgument(
-            "Nothing to change: pass at least one of title, body, type, status, tags, importance, visibility."
+            "Nothing to change: pass at least one of title, body, type, status, tags, importance, "
+            "visibility, paths."
         )
     updated = edit_note(
         note,

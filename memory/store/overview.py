@@ -17,6 +17,7 @@ from memory.shapes import results_review
 
 LATEST_CHANGES = 12
 LATEST_TODAY = 10
+NEEDS_REVIEW = 10
 # Notes written through the web dashboard carry this client name: everything else came from an agent
 # (an MCP client, the REST API, an import).
 WEB_CLIENT = "web"
@@ -96,6 +97,8 @@ def team_overview(principal: Principal) -> results_review.TeamOverview:
         today_total += n
         clients.append({"client": source or "unknown", "notes": n})
     today_latest = today.select_related("project").order_by("-created_at", "-pk")[:LATEST_TODAY]
+    flagged = live.filter(review_flagged_at__isnull=False).select_related("project")
+    needs_review = flagged.order_by("-review_flagged_at", "-pk")[:NEEDS_REVIEW]
 
     return {
         "projects": project_rows,
@@ -135,4 +138,15 @@ def team_overview(principal: Principal) -> results_review.TeamOverview:
                 for note in today_latest
             ],
         },
+        "needs_review": [
+            {
+                "id": note.public_id,
+                "project": note.project.slug,
+                "title": note.title,
+                "commit": note.review_commit,
+                "flagged_at": rfc3339(note.review_flagged_at),
+            }
+            for note in needs_review
+            if note.review_flagged_at is not None
+        ],
     }

@@ -9,6 +9,7 @@ from memory.models import (
     NoteStatus,
     NoteType,
 )
+from memory.notes import paths as code_paths
 from memory.notes import reinforcement
 from memory.notes.lifecycle import rfc3339
 from memory.notes.scoping import project_for
@@ -29,8 +30,10 @@ def search_notes(
     tags: list[str] | None = None,
     limit: int | None = None,
     include_body: bool | None = False,
+    paths: list[str] | None = None,
 ) -> results.SearchResults:
     text = validation.text(query, "query", limit=inputs.QUERY.max_length, required=True)
+    work_paths = code_paths.call_paths(paths)
     count = validation.declared_int(limit, "limit", inputs.SEARCH_LIMIT)
     with_body = validation.flag(include_body, "include_body")
     # Hybrid unless asked not to: fused ranking is never below keywords on any labelled set (README).
@@ -48,7 +51,7 @@ def search_notes(
         notes = notes.filter(tags__contains=validation.tags(tags))
     use_semantic = wants_semantic and team_plan(principal).semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
-    scored = retrieval.ranked(hits, count)
+    scored = retrieval.ranked(hits, count, work_paths)
     rows: list[results.SearchResult] = []
     for score, note in scored:
         row: results.SearchResult = {
@@ -76,8 +79,9 @@ def get_context(
     detail: str | None = None,
     max_tokens: int | None = None,
     types: list[str] | None = None,
+    paths: list[str] | None = None,
 ) -> results.Context:
-    response, _ = _context(principal, project, query, detail, max_tokens, types)
+    response, _ = _context(principal, project, query, detail, max_tokens, types, paths)
     return response
 
 
@@ -89,9 +93,10 @@ def get_context_brief(
     detail: str | None = None,
     max_tokens: int | None = None,
     types: list[str] | None = None,
+    paths: list[str] | None = None,
 ) -> results_team.ContextBrief:
     """get_context's packing rendered as a Markdown brief within the same budget (session-start hooks)."""
-    response, budget = _context(principal, project, query, detail, max_tokens, types)
+    response, budget = _context(principal, project, query, detail, max_tokens, types, paths)
     content = brief.render(response, budget)
     return {
         "project": response["project"]["slug"],
@@ -108,6 +113,7 @@ def _context(
     detail: str | None,
     max_tokens: int | None,
     types: list[str] | None,
+    paths: list[str] | None,
 ) -> tuple[results.Context, int]:
     target = project_for(principal, project)
     # Omitted means balanced; an empty or unknown value is an error, not a silent default.
@@ -128,6 +134,7 @@ def _context(
         budget=budget,
         types=validation.choice_list(types, "types", NoteType.values),
         use_semantic=plan.semantic_search,
+        work_paths=code_paths.call_paths(paths),
     )
     reinforcement.record(returned)
     return response, budget

@@ -68,6 +68,8 @@ NOTE_FIELDS = (
     "superseded_by",
     "revisions",
 )
+# Fields a document may leave out (documents exported before they existed): name → value when absent.
+OPTIONAL_NOTE_FIELDS: dict[str, object] = {"paths": []}
 REVISION_FIELDS = (
     "version",
     "type",
@@ -169,6 +171,7 @@ def _note_export(note: Note, public_ids: dict[int, str]) -> dict[str, Any]:
         "title": note.title,
         "body": note.body,
         "tags": list(note.tags),
+        "paths": list(note.paths),
         "importance": note.importance,
         "visibility": note.visibility,
         "source": note.source,
@@ -233,6 +236,8 @@ def markdown_of(document: dict[str, Any]) -> str:
             meta = [f"status: {note['status']}"]
             if note["tags"]:
                 meta.append("tags: " + ", ".join(note["tags"]))
+            if note.get("paths"):
+                meta.append("code: " + ", ".join(f"`{glob}`" for glob in note["paths"]))
             meta.append(f"id: `{note['id']}`")
             if note["superseded_by"]:
                 meta.append(f"superseded by `{note['superseded_by']}`")

@@ -25,6 +25,7 @@ from memory import inputs, usage
 from memory.embeddings.scheduling import schedule_bulk_embedding
 from memory.ids import new_note_id
 from memory.models import Note, NoteLink, NoteRevision, Project
+from memory.notes import paths as code_paths
 from memory.notes.lifecycle import content_hash
 from memory.shapes import results_team
 from memory.transfer.exporting import (
@@ -33,6 +34,7 @@ from memory.transfer.exporting import (
     EXPORT_VERSION,
     LINK_FIELDS,
     NOTE_FIELDS,
+    OPTIONAL_NOTE_FIELDS,
     PROJECT_FIELDS,
     REVISION_FIELDS,
 )
@@ -173,6 +175,7 @@ class _NoteIn:
     last_accessed_at: datetime | None
     superseded_by: str | None
     revisions: list[_RevisionIn]
+    paths: list[str]
 
 
 @dataclass
@@ -210,8 +213,18 @@ def _parse_revision(value: Any, path: str) -> _RevisionIn:
     )
 
 
+def _paths(value: Any, path: str) -> list[str]:
+    """A note's globs as the store keeps them: normalised, unique, within the per-note cap."""
+    try:
+        return code_paths.note_patterns(value, path)
+    except InvalidArgument as error:
+        _fail(path, error.message)
+
+
 def _parse_note(value: Any, path: str) -> _NoteIn:
-    data = _object(value, path, NOTE_FIELDS)
+    if isinstance(value, dict):
+        value = {**OPTIONAL_NOTE_FIELDS, **value}
+    data = _object(value, path, (*NOTE_FIELDS, *OPTIONAL_NOTE_FIELDS))
     note = _NoteIn(
         id=_text(data["id"], f"{path}.id", inputs.EXPORTED_ID.max_length, required=True),
         type=_choice(data["type"], f"{path}.type", inputs.NOTE_TYPES),
@@ -219,6 +232,7 @@ def _parse_note(value: Any, path: str) -> _NoteIn:
         title=_text(data["title"], f"{path}.title", inputs.TITLE.max_length, required=True),
         body=_text(data["body"], f"{path}.body", inputs.BODY.max_length),
         tags=_tags(data["tags"], f"{path}.tags"),
+        paths=_paths(data["paths"], f"{path}.paths"),
         importance=_importance(data["importance"], f"{path}.importance"),
         visibility=_choice(data["visibility"], f"{path}.visibility", inputs.VISIBILITIES),
         source=_text(data["source"], f"{path}.source", inputs.SOURCE.max_length),
@@ -445,6 +459,7 @@ def _write_notes(
             body=item.body,
             importance=item.importance,
             tags=item.tags,
+            paths=item.paths,
             source=item.source,
             visibility=item.visibility,
             version=item.version,

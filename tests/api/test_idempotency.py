@@ -78,6 +78,22 @@ def _rename_tag(cast: Any) -> tuple[Request, Request]:
     return (path, {"old": "deploy", "new": "release"}), (path, {"old": "deploy", "new": "shipping"})
 
 
+def _code_change(cast: Any) -> tuple[Request, Request]:
+    save(cast, "Bound", "Bound to billing.", paths=["billing/**"])
+    path = "/projects/payments/code-changes"
+    return (path, {"commit": "abc1234", "paths": ["billing/a.py"]}), (
+        path,
+        {"commit": "abc1235", "paths": ["billing/a.py"]},
+    )
+
+
+def _confirm(cast: Any) -> tuple[Request, Request]:
+    first = save(cast, "Bound", "Bound to billing.", paths=["billing/**"])
+    other = save(cast, "Also bound", "Also bound to billing.", paths=["billing/**"])
+    store.report_code_change(cast.principal(cast.member), "payments", "abc1234", ["billing/a.py"])
+    return (f"/notes/{first}/confirm", {}), (f"/notes/{other}/confirm", {})
+
+
 def _import(cast: Any) -> tuple[Request, Request]:
     document = _document(cast)
     return ("/import", {"document": document, "slug": "imported"}), (
@@ -138,6 +154,8 @@ POSTS = [
     ),
     Post("import_project", _import),
     Post("retry_transfer_job", _retry),
+    Post("report_code_change", _code_change),
+    Post("confirm_note", _confirm),
     Post(
         "create_api_key",
         lambda c: (("/api-keys", {"name": "CI"}), ("/api-keys", {"name": "CI", "read_only": True})),

@@ -52,6 +52,10 @@ PROBES: dict[str, Probe] = {
     "patch_note": lambda t: [("POST", f"/notes/{t.note}/patch", {"op": "append", "text": "probe"}, None)],
     "delete_note": lambda t: [("DELETE", f"/notes/{t.note}", None, {"reason": "probe"})],
     "restore_note": lambda t: [("POST", f"/notes/{t.note}/restore", {}, None)],
+    "report_code_change": lambda t: [
+        ("POST", f"/projects/{t.project}/code-changes", {"commit": "abc1234", "paths": ["a.py"]}, None)
+    ],
+    "confirm_note": lambda t: [("POST", f"/notes/{t.note}/confirm", {}, None)],
     "list_revisions": lambda t: [("GET", f"/notes/{t.note}/revisions", None, None)],
     "read_revision": lambda t: [("GET", f"/notes/{t.note}/revisions/1", None, None)],
     "restore_revision": lambda t: [("POST", f"/notes/{t.note}/revisions/1/restore", {}, None)],

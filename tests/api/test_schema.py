@@ -50,6 +50,7 @@ def test_every_endpoint_the_issue_lists_is_there():
         "get_context", "render_project", "get_changes", "search_notes", "export_project", "import_project",
         "read_transfer_job", "retry_transfer_job",
         "get_usage", "list_api_keys", "create_api_key", "revoke_api_key",
+        "report_code_change", "confirm_note",
     }  # fmt: skip
 
 

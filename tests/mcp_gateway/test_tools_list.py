@@ -23,6 +23,8 @@ WRITE_TOOLS = {
     "create_project",
     "rename_project",
     "rename_tag",
+    "report_code_change",
+    "confirm_note",
 }
 CORE_TOOLS = {"get_context", "get_changes_since", "remember", "checkpoint", "search_notes", "get_notes"}
 FULL_BUDGET = 3000
@@ -37,7 +39,7 @@ def listing_tokens(tools) -> int:
 
 def test_all_tools_are_listed_with_their_annotations(mcp, cast):
     tools = {t.name: t for t in mcp.list_tools(cast.key(cast.member))}
-    assert len(READ_TOOLS | WRITE_TOOLS) == 18
+    assert len(READ_TOOLS | WRITE_TOOLS) == 20
     assert set(tools) == READ_TOOLS | WRITE_TOOLS
     for name in READ_TOOLS:
         assert tools[name].annotations.read_only_hint is True, name

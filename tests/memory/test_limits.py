@@ -94,6 +94,8 @@ MODEL_LIMITS: dict[str, Limit] = {
     "model:memory.Note.title": inputs.TITLE,
     "model:memory.Note.body": inputs.BODY,
     "model:memory.Note.tags[]": inputs.TAG,
+    "model:memory.Note.paths[]": inputs.PATH_PATTERN,
+    "model:memory.Note.review_commit": inputs.COMMIT,
     "model:memory.Note.source": inputs.SOURCE,
     "model:memory.Note.last_edited_client": inputs.CLIENT_NAME,
     "model:memory.Note.content_hash": inputs.DIGEST,
@@ -178,6 +180,10 @@ ARGUMENTS: dict[str, Limit] = {
     "key_id": inputs.API_KEY_ID,
     "action": inputs.ACTION,
     "value": inputs.RULE_VALUE,
+    "paths": inputs.NOTE_PATHS,
+    "paths[]": inputs.PATH_PATTERN,
+    "path": inputs.PATH_PATTERN,
+    "commit": inputs.COMMIT,
 }
 ARGUMENTS_IN: dict[str, Limit] = {
     "rest:ApiKeyCreateRequest.name": inputs.API_KEY_NAME,
@@ -187,6 +193,7 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "form:InvitedSignupForm.name": inputs.DISPLAY_NAME,
     "form:ScreeningRuleForm.name": inputs.RULE_NAME,
     "form:NoteForm.tags": inputs.TAG_LINE,
+    "form:NoteForm.paths": inputs.PATH_LINES,
     "mcp:checkpoint.summary": inputs.BODY,
     "rest:CheckpointRequest.summary": inputs.BODY,
     "mcp:search_notes.limit": inputs.SEARCH_LIMIT,
@@ -202,6 +209,13 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "form:ContextPreviewForm.max_tokens": inputs.CONTEXT_MAX_TOKENS,
     "mcp:get_changes_since.max_tokens": inputs.FEED_MAX_TOKENS,
     "param:get_changes.max_tokens": inputs.FEED_MAX_TOKENS,
+    # The files a caller names, as opposed to a note's own globs.
+    "mcp:get_context.paths": inputs.PATHS_PER_CALL,
+    "param:get_context.paths": inputs.PATHS_PER_CALL,
+    "mcp:search_notes.paths": inputs.PATHS_PER_CALL,
+    "param:search_notes.paths": inputs.PATHS_PER_CALL,
+    "mcp:report_code_change.paths": inputs.PATHS_PER_CALL,
+    "rest:CodeChangeRequest.paths": inputs.PATHS_PER_CALL,
 }
 
 # Fields that carry no declared limit, and why none is needed. "<where>.*" covers a whole form.
@@ -210,6 +224,7 @@ EXEMPT: dict[str, str] = {
     "model:accounts.ApiKey.lookup": "generated: exactly the key format's lookup length (accounts.models)",
     "model:memory.Note.tags": "PostgreSQL keeps no array size (the store caps the count at TAGS)",
     "model:memory.NoteRevision.tags": "PostgreSQL keeps no array size (copied from a note's tags)",
+    "model:memory.Note.paths": "PostgreSQL keeps no array size (the store caps the count at NOTE_PATHS)",
     "model:memory.TransferJob.error": "written by the server: the failure it recorded",
     "model:memory.TransferJob.content": "an uploaded file, bounded in bytes by settings.IMPORT_MAX_BYTES",
     "form:ConsentForm.*": "the OAuth request's parameters, carried through the consent page and "

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from memory import store
 from memory.models import Note, NoteLink, NoteStatus, Project
@@ -178,3 +179,18 @@ def test_remember_each_outcome(cast, principal, django_assert_num_queries, outco
     text = prepare(902)
     with django_assert_num_queries(len(captured.captured_queries)):
         check(store.remember(principal, "payments", text))
+
+
+def test_get_context_with_paths_and_flags(cast, principal, django_assert_num_queries):
+    """Bound and flagged notes cost the same few queries however many there are."""
+
+    def work(notes: list[Note]) -> None:
+        Note.objects.filter(pk__in=[n.pk for n in notes[::2]]).update(paths=["billing/**"])
+        Note.objects.filter(pk__in=[n.pk for n in notes[::4]]).update(
+            review_commit="abc1234", review_flagged_at=timezone.now()
+        )
+        result = store.get_context(principal, "payments", query="webhook", paths=["billing/tax.py"])
+        # Every grown note is a conflict of some kind too: the bound ones may all be placed there.
+        assert result["sections"]["conflicts"]
+
+    same_count_when_grown(cast, django_assert_num_queries, work)

@@ -213,6 +213,7 @@ def test_export_document_is_complete(cast, rich):
         "title": "Use REST for the gateway",
         "body": "We call the gateway over REST.",
         "tags": ["api", "gateway"],
+        "paths": [],
         "importance": 0.7,
         "visibility": "team",
         "source": "claude-code",

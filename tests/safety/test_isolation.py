@@ -46,6 +46,10 @@ PROBES: dict[str, Probe] = {
     "rename_project": lambda n, p, own: [("rename_project", {"project": p, "name": "taken over"})],
     "rename_tag": lambda n, p, own: [("rename_tag", {"project": p, "old": "secret", "new": "public"})],
     "export_project": lambda n, p, own: [("export_project", {"project": p})],
+    "report_code_change": lambda n, p, own: [
+        ("report_code_change", {"project": p, "commit": "abc1234", "paths": ["a.py"]})
+    ],
+    "confirm_note": lambda n, p, own: [("confirm_note", {"id": n})],
 }
 # Tools that take no id or slug: checked for what they reveal instead.
 NO_TARGET = {"list_projects", "get_usage", "create_project"}

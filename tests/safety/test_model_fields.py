@@ -54,6 +54,7 @@ SCREENED: dict[str, tuple[str, ...]] = {
         "import_project",
     ),
     "memory.Note.tags": ("remember", "rename_tag", "bulk_update_notes", "import_project"),
+    "memory.Note.paths": ("remember", "save_note"),
     "memory.Note.source": ("remember",),  # or the client's name, screened as stored with every note write
     "memory.Note.last_edited_client": ("remember", "save_note"),  # the client's name, screened as stored
     "memory.Note.delete_reason": ("delete_note", "bulk_update_notes"),
@@ -89,6 +90,7 @@ NOT_FREE_TEXT: dict[str, str] = {
     "accounts.AuditEvent.action": "a name the code gives",
     "accounts.AuditEvent.object_id": "an id, slug or member address the store wrote (screened) first",
     "billing.Plan.code": "set by staff and the plan catalogue, never by a team",
+    "memory.Note.review_commit": "a git commit id, hex only (memory.store.code refuses anything else)",
     "billing.Plan.name": "set by staff and the plan catalogue, never by a team",
     "billing.Plan.stripe_price_id": "a Stripe price id, set by staff",
     "billing.Subscription.status": "a choice",

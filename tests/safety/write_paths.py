@@ -65,6 +65,7 @@ MCP_PATHS: list[McpPath] = [
             ("remember", {"project": "payments", "content": f"Deploy notes: {s}"}),
             *fits(s, 300, ("remember", {"project": "payments", "content": "ok", "title": s})),
             *fits(s, 100, ("remember", {"project": "payments", "content": "ok too", "source": s})),
+            *fits(s, 300, ("remember", {"project": "payments", "content": "bound", "paths": ["a/**", s]})),
         ],
     ),
     McpPath(
@@ -83,6 +84,7 @@ MCP_PATHS: list[McpPath] = [
             ("save_note", {"project": "payments", "title": "t", "body": s}),
             *fits(s, 300, ("save_note", {"project": "payments", "title": s, "body": "b"})),
             ("save_note", {"id": c.note_id, "body": f"updated {s}"}),
+            *fits(s, 300, ("save_note", {"id": c.note_id, "paths": [s]})),
         ],
     ),
     McpPath(
@@ -114,6 +116,17 @@ MCP_PATHS: list[McpPath] = [
         lambda s, c: [("rename_tag", {"project": "payments", "old": "x", "new": s})],
         bounded=True,
     ),
+    McpPath(
+        "report_code_change",
+        lambda s, c: [
+            *fits(
+                s, 300, ("report_code_change", {"project": "payments", "commit": "abcd1234", "paths": [s]})
+            ),
+            *fits(s, 64, ("report_code_change", {"project": "payments", "commit": s, "paths": ["a.py"]})),
+        ],
+        bounded=True,
+    ),
+    McpPath("confirm_note", lambda s, c: [("confirm_note", {"id": s})], bounded=True),
 ]
 
 
@@ -408,6 +421,37 @@ REST_PATHS: list[RestPath] = [
         "delete_note",
         "delete_note",
         lambda s, c: [("DELETE", f"/notes/{c.note_id}", None, {"reason": s}, None)] if len(s) <= 300 else [],
+    ),
+    RestPath(
+        "report_code_change",
+        "report_code_change",
+        lambda s, c: [
+            *(
+                [
+                    (
+                        "POST",
+                        "/projects/payments/code-changes",
+                        {"commit": "abcd1234", "paths": [s]},
+                        None,
+                        None,
+                    )
+                ]
+                if len(s) <= 300
+                else []
+            ),
+            *(
+                [("POST", "/projects/payments/code-changes", {"commit": s, "paths": ["a.py"]}, None, None)]
+                if len(s) <= 64
+                else []
+            ),
+        ],
+        bounded=True,
+    ),
+    RestPath(
+        "confirm_note",
+        "confirm_note",
+        lambda s, c: [("POST", f"/notes/{s}/confirm", {}, None, None)],
+        bounded=True,
     ),
     RestPath(
         "restore_note",

@@ -268,3 +268,38 @@ def note_restore(request: HttpRequest, principal: Principal, slug: str, note_id:
         )
     messages.success(request, "Note restored.")
     return redirect("web:note", current["project"], current["id"])
+
+
+@team_page
+@require_http_methods(["GET", "POST"])
+def note_still_true(request: HttpRequest, principal: Principal, slug: str, note_id: str) -> HttpResponse:
+    """Answer a needs-review flag without editing: the code changed, and the note is still true."""
+    require_writer(principal)
+    details = note_details(principal, note_id, include_deleted=False)
+    current = details["note"]
+    if "needs_review" not in current:
+        messages.info(request, "This note is not flagged for review.")
+        return redirect("web:note", current["project"], current["id"])
+    action: dict[str, Any] = {
+        "heading": "Is this note still true?",
+        "explanation": f"Its code changed in commit {current['needs_review']['commit']}. Confirming clears "
+        "the flag; nothing else about the note changes. If it is no longer right, edit it instead.",
+        "button": "Still true",
+        "danger": False,
+        "url": reverse("web:note-still-true", args=[current["project"], current["id"]]),
+    }
+    if request.method == "GET":
+        return confirm_page(request, principal, slug, details, action)
+    try:
+        store.confirm_note(principal, current["id"])
+    except StoreError as error:
+        refused(error)
+        return confirm_page(
+            request,
+            principal,
+            slug,
+            details,
+            {**action, "error": error.message, "status": http_status(error)},
+        )
+    messages.success(request, "Confirmed: the note is still true.")
+    return redirect("web:note", current["project"], current["id"])

@@ -31,7 +31,13 @@ from web.session import team_page
 
 PAGE_SIZE = 50
 # The store's argument names that differ from the filter form's fields.
-FILTER_ARGUMENTS = {"types": "type", "statuses": "status", "tags": "tag", "include_deleted": "deleted"}
+FILTER_ARGUMENTS = {
+    "types": "type",
+    "statuses": "status",
+    "tags": "tag",
+    "paths": "path",
+    "include_deleted": "deleted",
+}
 SEARCH_MODES = {
     "vector": "semantic search (vector index)",
     "scan": "semantic search (ranked scan)",

@@ -64,6 +64,8 @@ TOOL_RESULTS: dict[str, Callable[..., Any]] = {
     "rename_tag": store.rename_tag,
     "export_project": store.export_project,
     "get_usage": store.get_usage,
+    "report_code_change": store.report_code_change,
+    "confirm_note": store.confirm_note,
 }
 
 
@@ -198,8 +200,17 @@ def test_what_each_tool_sends_is_its_declared_result(mcp, cast):
     call("rename_project", {"project": slug, "name": "Shapes Lab Two"})
     first = call(
         "save_note",
-        {"project": "payments", "title": "Ledger", "body": "Refunds go through the ledger.", "tags": ["db"]},
+        {
+            "project": "payments",
+            "title": "Ledger",
+            "body": "Refunds go through the ledger.",
+            "tags": ["db"],
+            "paths": ["ledger/**"],
+        },
     )["note"]["id"]
+    call("report_code_change", {"project": "payments", "commit": "abc1234", "paths": ["ledger/post.py"]})
+    call("get_notes", {"ids": [first]})
+    call("confirm_note", {"id": first})
     call("save_note", {"id": first, "body": "Refunds always go through the ledger service."})
     call("patch_note", {"id": first, "op": "append", "text": "Amounts are integers in cents."})
     call("list_note_revisions", {"id": first, "include_body": True})

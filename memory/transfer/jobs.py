@@ -29,7 +29,6 @@ from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument, NotFo
 from accounts.principal import Principal, principal_for_credential
 from memory.models import Note, Project, TransferJob
 from memory.notes.lifecycle import rfc3339
-from memory.notes.scoping import echo
 from memory.shapes import results_team
 from memory.transfer.exporting import export_counts, export_document, export_file, signed_export_url
 
@@ -71,7 +70,11 @@ def job_for(principal: Principal, job_id: Any) -> TransferJob:
         else None
     )
     if job is None:
-        raise NotFound(f"No transfer job {echo(job_id)} of yours in this team.")
+        # The id is not repeated: whatever a caller put in the path (a secret pasted by mistake
+        # included) never comes back in an answer.
+        raise NotFound(
+            "No such transfer job of yours in this team: check the job id the export or import returned."
+        )
     return job
 
 

@@ -216,6 +216,8 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "param:search_notes.paths": inputs.PATHS_PER_CALL,
     "mcp:report_code_change.paths": inputs.PATHS_PER_CALL,
     "rest:CodeChangeRequest.paths": inputs.PATHS_PER_CALL,
+    "param:read_transfer_job.job": inputs.PUBLIC_ID,
+    "param:retry_transfer_job.job": inputs.PUBLIC_ID,
 }
 
 # Fields that carry no declared limit, and why none is needed. "<where>.*" covers a whole form.

@@ -453,6 +453,13 @@ REST_PATHS: list[RestPath] = [
         lambda s, c: [("POST", f"/notes/{s}/confirm", {}, None, None)],
         bounded=True,
     ),
+    # The job id is the only text a retry carries: planted there it is looked up and not found.
+    RestPath(
+        "retry_transfer_job",
+        "retry_transfer_job",
+        lambda s, c: [("POST", f"/transfers/{s}/retry", {}, None, None)],
+        bounded=True,
+    ),
     RestPath(
         "restore_note",
         "restore_note",

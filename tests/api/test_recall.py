@@ -54,7 +54,9 @@ def test_search_across_visible_projects_and_in_one(api, cast):
     assert api.get("/search", query="webhooks", limit=51).status == 400
 
 
-def test_search_that_matches_nothing_is_an_empty_list_with_a_message(api, cast, django_capture_on_commit_callbacks):
+def test_search_that_matches_nothing_is_an_empty_list_with_a_message(
+    api, cast, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):  # embedded: nearest neighbours exist
         save(cast, "Webhooks", "Stripe webhooks retry three times.")
     answer = api.get("/search", query="zzzznotfound", project="payments")

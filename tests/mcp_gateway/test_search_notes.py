@@ -98,7 +98,9 @@ def test_nothing_matches_is_an_empty_list_with_a_message(local_mcp, cast, django
     with django_capture_on_commit_callbacks(execute=True):  # embedded: nearest neighbours exist
         save(cast, "Refund policy", "Refunds are issued within five days.")
         save(cast, "Currency", "All prices are stored in cents.")
-    found = local_mcp.ok(cast.key(cast.member), "search_notes", {"project": "payments", "query": "zzzznotfound"})
+    found = local_mcp.ok(
+        cast.key(cast.member), "search_notes", {"project": "payments", "query": "zzzznotfound"}
+    )
     assert found["results"] == []
     assert found["search_mode"] == "vector"
     assert found["message"].startswith("Nothing in the notes matches “zzzznotfound”")

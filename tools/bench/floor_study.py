@@ -31,7 +31,10 @@ django.setup()
 from django.core.management import call_command
 
 TOP = 10
-FLOORS = tuple(round(0.05 * step, 2) for step in range(0, 13))
+# Every 0.05, and every 0.01 where the answerable and the no-answer cosines meet (0.20-0.35).
+FLOORS = tuple(
+    sorted({round(0.05 * step, 2) for step in range(13)} | {round(0.01 * s, 2) for s in range(20, 36)})
+)
 SLUG = "floor-study"
 
 
@@ -68,7 +71,9 @@ def study_set(principal: Any, name: str) -> list[dict[str, Any]]:
     from memory.recall import retrieval
 
     labelled = LABELLED_SETS[name]
-    project = Project.objects.create(team_id=principal.team_id, slug=f"{SLUG}-{name.replace('_', '-')}", name=name)
+    project = Project.objects.create(
+        team_id=principal.team_id, slug=f"{SLUG}-{name.replace('_', '-')}", name=name
+    )
     ids = harness.load(principal, project, labelled.notes)
     scope = Note.objects.visible_to(principal).live().filter(project=project).select_related("project")
     answerable = [q["query"] for q in labelled.queries]
@@ -79,10 +84,14 @@ def study_set(principal: Any, name: str) -> list[dict[str, Any]]:
     best_relevant = []
     for query in labelled.queries:
         relevant = set(query["relevant"])
-        cosines = [hit.relevance for hit in found.vector[query["query"]] if by_id[hit.note.public_id] in relevant]
+        cosines = [
+            hit.relevance for hit in found.vector[query["query"]] if by_id[hit.note.public_id] in relevant
+        ]
         best_relevant.append(max(cosines, default=0.0))
     no_answer_top = {q["query"]: found.top_cosine(q["query"]) for q in unanswerable}
-    print(f"\n{name}: {len(labelled.notes)} notes, {len(answerable)} answerable, {len(unanswerable)} no-answer")
+    print(
+        f"\n{name}: {len(labelled.notes)} notes, {len(answerable)} answerable, {len(unanswerable)} no-answer"
+    )
     answered = sorted(c for c in best_relevant if c > 0)
     print(
         f"  cosine of the best relevant note (answerable, found by the vector leg): min {answered[0]:.3f}, "
@@ -101,7 +110,7 @@ def study_set(principal: Any, name: str) -> list[dict[str, Any]]:
         score = harness.evaluate(f"floor {floor}", rank, ids, labelled.queries)
         keyword_ids = {q["query"]: {hit.note.pk for hit in found.keyword[q["query"]]} for q in unanswerable}
         results = {q["query"]: found.hits(q["query"], floor) for q in unanswerable}
-        empty = {kind: 0 for kind in ("nonsense", "off_topic", "near_topic")}
+        empty = dict.fromkeys(("nonsense", "off_topic", "near_topic"), 0)
         semantic_free = dict(empty)
         for q in unanswerable:
             hits = results[q["query"]]
@@ -118,7 +127,9 @@ def print_rows(name: str, rows: list[dict[str, Any]], kinds: dict[str, int]) -> 
         s, empty, free = row["score"], row["empty"], row["semantic_free"]
         counts = "/".join(f"{empty[k]}" for k in kinds)
         frees = "/".join(f"{free[k]}" for k in kinds)
-        print(f"{row['floor']:6.2f} {s.recall_at_1:6.3f} {s.recall_at_5:6.3f} {s.mrr:6.3f}   {counts:>14} of {'/'.join(str(n) for n in kinds.values()):8}   {frees}")
+        print(
+            f"{row['floor']:6.2f} {s.recall_at_1:6.3f} {s.recall_at_5:6.3f} {s.mrr:6.3f}   {counts:>14} of {'/'.join(str(n) for n in kinds.values()):8}   {frees}"
+        )
 
 
 def main() -> None:
@@ -152,7 +163,10 @@ def main() -> None:
         User.objects.filter(email=f"{SLUG}@example.test").delete()
 
     for name in names:
-        kinds = {kind: sum(q["kind"] == kind for q in NO_ANSWER[name]) for kind in ("nonsense", "off_topic", "near_topic")}
+        kinds = {
+            kind: sum(q["kind"] == kind for q in NO_ANSWER[name])
+            for kind in ("nonsense", "off_topic", "near_topic")
+        }
         print_rows(name, results[name], kinds)
     baseline = {name: results[name][0]["score"] for name in names}
     safe = 0.0

@@ -29,8 +29,11 @@ def fuse(text: str, keyword: list[Hit], vector: list[Hit], how: Fusion = CHOSEN)
     return how.fuse(text, keyword, vector)
 
 
-def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool) -> tuple[list[Hit], str]:
-    """Hits for `text` among `notes` (already scoped to the caller), best first, and the mode used."""
+def retrieve(
+    notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool, with_floor: bool = True
+) -> tuple[list[Hit], str]:
+    """Hits for `text` among `notes` (already scoped to the caller), best first, and the mode used.
+    `with_floor` drops semantic-only hits below the model's relevance floor (semantic.RELEVANCE_FLOORS)."""
     pool = max(limit, POOL)
     if use_semantic:
         found = _semantic(notes, text, pool, "query")
@@ -40,7 +43,7 @@ def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool
             # fragment full-text cannot match still reaches the fused ranking.
             keyword_hits, _ = search.keyword_search(notes, text, pool)
             fused = fuse(text, keyword_hits, vector_hits)
-            floor = semantic.relevance_floor(model_id)
+            floor = semantic.relevance_floor(model_id) if with_floor else 0.0
             return above_floor(fused, keyword_hits, vector_hits, floor)[:limit], mode
     return search.keyword_search(notes, text, limit)
 

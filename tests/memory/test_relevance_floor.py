@@ -79,6 +79,9 @@ def test_a_keyword_match_is_kept_however_far_in_meaning(cast, corpus):
     assert [row["id"] for row in result["results"]] == [corpus[3]]
 
 
-def test_get_context_relevant_section_uses_the_same_floor(cast, corpus):
+def test_get_context_keeps_its_nearest_neighbours(cast, corpus):
+    # Deliberately no floor there: its pool also ranks the other sections, and with the floor it
+    # carried every answer for fewer labelled queries (docs/search.md).
     context = store.get_context(cast.principal(cast.member), "payments", query="zzzznotfound")
-    assert context["sections"].get("relevant", []) == []
+    assert context["sections"]["relevant"]
+    assert search(cast, "zzzznotfound")["results"] == []

@@ -201,6 +201,9 @@ def build_context(
             query,
             max(retrieval.POOL, detail.relevant_hits),
             use_semantic=use_semantic,
+            # No relevance floor here: the pool also ranks the other sections, and with the floor
+            # get_context carried every answer for fewer labelled queries (docs/search.md).
+            with_floor=False,
         )
         relevance = {hit.note.pk: hit.relevance for hit in hits}
         hit_notes = [hit.note for hit in hits]

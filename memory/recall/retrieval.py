@@ -31,32 +31,55 @@ def fuse(text: str, keyword: list[Hit], vector: list[Hit], how: Fusion = CHOSEN)
     return how.fuse(text, keyword, vector)
 
 
-def retrieve(notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool) -> tuple[list[Hit], str]:
-    """Hits for `text` among `notes` (already scoped to the caller), best first, and the mode used."""
+def retrieve(
+    notes: QuerySet[Note], text: str, limit: int, *, use_semantic: bool, with_floor: bool = True
+) -> tuple[list[Hit], str]:
+    """Hits for `text` among `notes` (already scoped to the caller), best first, and the mode used.
+    `with_floor` drops semantic-only hits below the model's relevance floor (semantic.RELEVANCE_FLOORS)."""
     pool = max(limit, POOL)
     if use_semantic:
-        found = semantic_hits(notes, text, pool)
+        found = _semantic(notes, text, pool, "query")
         if found is not None:
-            vector_hits, mode = found
+            vector_hits, mode, model_id = found
             # Keywords as keyword search finds them, substring as its last resort included: a code
             # fragment full-text cannot match still reaches the fused ranking.
             keyword_hits, _ = search.keyword_search(notes, text, pool)
-            return fuse(text, keyword_hits, vector_hits)[:limit], mode
+            fused = fuse(text, keyword_hits, vector_hits)
+            floor = semantic.relevance_floor(model_id) if with_floor else 0.0
+            return above_floor(fused, keyword_hits, vector_hits, floor)[:limit], mode
     return search.keyword_search(notes, text, limit)
+
+
+def above_floor(fused: list[Hit], keyword: list[Hit], vector: list[Hit], floor: float) -> list[Hit]:
+    """The fused hits without those only the semantic leg found with a cosine below `floor`. Fusion
+    runs on every candidate first, so the order of what is kept is the order without a floor."""
+    if floor <= 0.0:
+        return fused
+    found_by_keyword = {hit.note.pk for hit in keyword}
+    too_far = {hit.note.pk for hit in vector if hit.relevance < floor} - found_by_keyword
+    return [hit for hit in fused if hit.note.pk not in too_far]
 
 
 def semantic_hits(
     notes: QuerySet[Note], text: str, limit: int, kind: Kind = "query"
 ) -> tuple[list[Hit], str] | None:
+    """The nearest notes to `text` with no floor (remember's candidates want the near misses too)."""
+    found = _semantic(notes, text, limit, kind)
+    return None if found is None else (found[0], found[1])
+
+
+def _semantic(notes: QuerySet[Note], text: str, limit: int, kind: Kind) -> tuple[list[Hit], str, str] | None:
+    """Nearest hits, the mode and the model that embedded the query; None without a working model."""
     query = semantic.vector_for(text, kind)
     if query is None:
         return None
     model_id, vector = query
     try:
-        return semantic.nearest(notes, model_id, vector, limit)
+        hits, mode = semantic.nearest(notes, model_id, vector, limit)
     except DatabaseError:
         log.exception("semantic retrieval failed; answering with keyword search")
         return None
+    return hits, mode, model_id
 
 
 def ranked(hits: list[Hit], count: int, work_paths: Sequence[str] = ()) -> list[tuple[float, Note]]:

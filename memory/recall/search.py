@@ -186,3 +186,20 @@ def snippet(body: str, text: str, width: int = 160) -> str:
             piece = flat[start : start + width]
             return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
     return flat[:width] + ("…" if len(flat) > width else "")
+
+
+def nothing_matched(text: str, filtered: bool) -> str:
+    """What an empty search says to the person or the model that asked: that nothing matched (not that
+    search failed), and what is worth trying instead of re-asking the same words."""
+    shown = text if len(text) <= 80 else text[:79] + "…"
+    tries = [
+        "different or fewer words (a name, an error code, a file path)",
+        "get_context for the project's current state",
+    ]
+    if filtered:
+        tries.insert(0, "fewer filters (types, statuses, tags)")
+    return (
+        f"Nothing in the notes matches “{shown}”: no note contains its words and none is close enough in "
+        f"meaning. The answer is probably not recorded. Try {'; '.join(tries)}. If you find the answer "
+        "elsewhere, record it with remember."
+    )

@@ -30,6 +30,21 @@ SCAN_LIMIT = 5000  # newest embedded notes the degraded scan considers
 EF_SEARCH = 100
 
 
+# The lowest cosine a note found only by the semantic leg may have to be returned, per embedding model
+# id (EmbeddingProvider.model_id): below it a nearest neighbour is not an answer, and search says
+# nothing rather than "11 best matches" for "zzzznotfound". Keyword hits are kept whatever their cosine.
+# Each model's cosines sit in their own band, so each needs its own floor, chosen by
+# tools/bench/floor_study.py on every labelled set and its no-answer queries (docs/search.md, "Saying
+# nothing"). A model not listed has no floor (0.0): an uncalibrated floor could hide real answers.
+RELEVANCE_FLOORS: dict[str, float] = {
+    "all-MiniLM-L6-v2-int8": 0.27,
+}
+
+
+def relevance_floor(model_id: str) -> float:
+    return RELEVANCE_FLOORS.get(model_id, 0.0)
+
+
 def embedding_text(title: str, body: str) -> str:
     return f"{title}\n{body}".strip()
 

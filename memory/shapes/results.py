@@ -420,6 +420,15 @@ class SearchResults(TypedDict):
         str,
         Doc("How the query was matched.", "fulltext", choices=("vector", "scan", "fulltext", "substring")),
     ]
+    message: NotRequired[
+        Annotated[
+            str,
+            Doc(
+                "Only when nothing matched: says so and what to try next.",
+                "Nothing in the notes matches this query: no keyword matches and no note is close in meaning.",
+            ),
+        ]
+    ]
 
 
 class FlaggedNote(TypedDict):

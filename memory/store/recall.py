@@ -49,6 +49,7 @@ def search_notes(
         notes = notes.filter(status__in=status_filter)
     if tags is not None:
         notes = notes.filter(tags__contains=validation.tags(tags))
+    filtered = bool(type_filter or status_filter or tags)
     use_semantic = wants_semantic and team_plan(principal).semantic_search
     hits, mode = retrieval.retrieve(notes, text, count * 3, use_semantic=use_semantic)
     scored = retrieval.ranked(hits, count, work_paths)
@@ -68,6 +69,8 @@ def search_notes(
         if with_body:
             row["body"] = note.body
         rows.append(row)
+    if not rows:
+        return {"results": rows, "search_mode": mode, "message": search.nothing_matched(text, filtered)}
     return {"results": rows, "search_mode": mode}
 
 

@@ -52,3 +52,16 @@ def test_search_across_visible_projects_and_in_one(api, cast):
     assert [r["id"] for r in one.json["results"]] == [there] and "body" in one.json["results"][0]
     assert api.get("/search").status == 400
     assert api.get("/search", query="webhooks", limit=51).status == 400
+
+
+def test_search_that_matches_nothing_is_an_empty_list_with_a_message(
+    api, cast, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # embedded: nearest neighbours exist
+        save(cast, "Webhooks", "Stripe webhooks retry three times.")
+    answer = api.get("/search", query="zzzznotfound", project="payments")
+    assert answer.status == 200, answer
+    assert answer.json["results"] == [] and answer.json["search_mode"] == "vector"
+    assert answer.json["message"].startswith("Nothing in the notes matches “zzzznotfound”")
+    direct = store.search_notes(cast.principal(cast.member), "zzzznotfound", project="payments")
+    assert answer.json == direct

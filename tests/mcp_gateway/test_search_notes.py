@@ -92,3 +92,18 @@ def test_searches_by_meaning_unless_told_not_to(local_mcp, cast):
         {"project": "payments", "query": "reservation nobody paid for", "semantic": False},
     )
     assert keywords["search_mode"] in {"fulltext", "substring"}
+
+
+def test_nothing_matches_is_an_empty_list_with_a_message(local_mcp, cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # embedded: nearest neighbours exist
+        save(cast, "Refund policy", "Refunds are issued within five days.")
+        save(cast, "Currency", "All prices are stored in cents.")
+    found = local_mcp.ok(
+        cast.key(cast.member), "search_notes", {"project": "payments", "query": "zzzznotfound"}
+    )
+    assert found["results"] == []
+    assert found["search_mode"] == "vector"
+    assert found["message"].startswith("Nothing in the notes matches “zzzznotfound”")
+    assert "get_context" in found["message"]
+    matched = local_mcp.ok(cast.key(cast.member), "search_notes", {"project": "payments", "query": "refunds"})
+    assert matched["results"] and "message" not in matched

@@ -267,3 +267,15 @@ def test_the_browser_makes_a_bounded_number_of_queries(as_user, cast, django_ass
     client.get(URL)
     with django_assert_max_num_queries(20):
         assert client.get(URL).status_code == 200
+
+
+def test_a_search_that_matches_nothing_says_so(as_user, cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):  # embedded: nearest neighbours exist
+        save(cast, "Use Postgres", "We store everything in PostgreSQL 16.")
+    client = as_user(cast.member, cast.acme)
+    html = _html(client, q="zzzznotfound")
+    assert "Nothing in this project matches “zzzznotfound”." in html
+    assert "best match" not in html and "Use Postgres" not in html
+    assert "search_mode: vector" in html and "remove the type, status and tag filters" not in html
+    assert "remove the type, status and tag filters" in _html(client, q="zzzznotfound", type="decision")
+    assert "Nothing in this project matches" not in _html(client, q="Postgres")

@@ -87,8 +87,11 @@ def _browse(principal: Principal, slug: str, form: NoteFilterForm) -> dict[str, 
         rows = [
             {**row, "updated": when(row["updated_at"]), "url": link(row["id"])} for row in found["results"]
         ]
+        arguments = form.search_arguments()
         return {
             "searching": True,
+            "query": arguments["query"],
+            "filtered": any(arguments[name] for name in ("types", "statuses", "tags")),
             "rows": rows,
             "search_mode": found["search_mode"],
             "search_mode_label": SEARCH_MODES.get(found["search_mode"], found["search_mode"]),

@@ -14,6 +14,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from accounts.models import AuditEvent
+from mcp_gateway.tooling import TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # the stdio server is a process of its own
@@ -41,7 +42,7 @@ def test_tools_over_stdio(cast, transactional_db):
             return tools, listed, stored
 
     tools, listed, stored = anyio.run(run)
-    assert len(tools) == 18
+    assert sorted(tools) == sorted(TOOLS)  # stdio serves the full set
     assert [p["slug"] for p in listed.structured_content["projects"]] == ["payments", "website"]
     assert stored.structured_content["status"] == "created"
     # The note names the real client (the SDK client's clientInfo), and the audit row how it came in.

@@ -138,6 +138,8 @@ def _arguments(note_id: str) -> dict[str, dict[str, Any]]:
         "rename_tag": {"project": PROJECT, "old": "bank", "new": "banking"},
         "export_project": {"project": PROJECT},
         "get_usage": {},
+        "report_code_change": {"project": PROJECT, "commit": "9f2c1e4", "paths": ["ledger/csv.py"]},
+        "confirm_note": {"id": note_id},
     }
 
 

@@ -111,6 +111,16 @@ def test_every_mcp_tool_answers_and_every_acknowledged_write_is_stored(live, cas
     ok("patch_note", {"id": first["note"]["id"], "op": "append", "text": "Partial refunds too."})
     ok("relate_notes", {"from_id": first["note"]["id"], "to_id": second["note"]["id"], "kind": "relates_to"})
     ok("rename_tag", {"project": "payments", "old": "ledger", "new": "refunds"})
+    bound = ok(
+        "remember",
+        {"project": "payments", "content": "Ledger exports are CSV only.", "paths": ["ledger/**"]},
+    )
+    written.append(bound["note"]["id"])
+    change = ok(
+        "report_code_change", {"project": "payments", "commit": "9f2c1e4", "paths": ["ledger/csv.py"]}
+    )
+    assert [note["id"] for note in change["flagged"]] == [bound["note"]["id"]]
+    ok("confirm_note", {"id": bound["note"]["id"]})
     assert {n["id"] for n in ok("get_notes", {"ids": written[:2]})["notes"]} == set(written[:2])
     ok("get_context", {"project": "payments", "query": "refunds"})
     ok("get_changes_since", {"project": "payments"})

@@ -4,7 +4,7 @@ Principal, so scoping, screening, caps, revisions and audit are the tools' own."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -253,21 +253,15 @@ def note_restore(request: HttpRequest, principal: Principal, slug: str, note_id:
         "danger": False,
         "url": reverse("web:note-restore", args=[current["project"], current["id"]]),
     }
-    if request.method == "GET":
-        return confirm_page(request, principal, slug, details, action)
-    try:
-        store.restore_note(principal, current["id"])
-    except StoreError as error:
-        refused(error)
-        return confirm_page(
-            request,
-            principal,
-            slug,
-            details,
-            {**action, "error": error.message, "status": http_status(error)},
-        )
-    messages.success(request, "Note restored.")
-    return redirect("web:note", current["project"], current["id"])
+    return _confirmed(
+        request,
+        principal,
+        slug,
+        details,
+        action,
+        lambda: store.restore_note(principal, current["id"]),
+        "Note restored.",
+    )
 
 
 @team_page
@@ -288,10 +282,33 @@ def note_still_true(request: HttpRequest, principal: Principal, slug: str, note_
         "danger": False,
         "url": reverse("web:note-still-true", args=[current["project"], current["id"]]),
     }
+    return _confirmed(
+        request,
+        principal,
+        slug,
+        details,
+        action,
+        lambda: store.confirm_note(principal, current["id"]),
+        "Confirmed: the note is still true.",
+    )
+
+
+def _confirmed(
+    request: HttpRequest,
+    principal: Principal,
+    slug: str,
+    details: Mapping[str, Any],
+    action: dict[str, Any],
+    perform: Callable[[], object],
+    done: str,
+) -> HttpResponse:
+    """A one-click action behind a confirm page: GET asks, POST performs it and returns to the note;
+    a refusal shows the confirm page again with the store's message and status."""
+    current = details["note"]
     if request.method == "GET":
         return confirm_page(request, principal, slug, details, action)
     try:
-        store.confirm_note(principal, current["id"])
+        perform()
     except StoreError as error:
         refused(error)
         return confirm_page(
@@ -301,5 +318,5 @@ def note_still_true(request: HttpRequest, principal: Principal, slug: str, note_
             details,
             {**action, "error": error.message, "status": http_status(error)},
         )
-    messages.success(request, "Confirmed: the note is still true.")
+    messages.success(request, done)
     return redirect("web:note", current["project"], current["id"])

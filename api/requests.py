@@ -271,8 +271,10 @@ class ContextQuery(Request):
     format = in_query.choice(
         inputs.CONTEXT_FORMATS,
         "json",
-        description="json (the get_context response) or markdown (the same packing as a compact brief, "
-        "text/markdown, for session-start hooks).",
+        description="json (the get_context response), markdown (the same packing as a compact brief, "
+        "text/markdown, for session-start hooks that take plain text) or session_start (that brief as "
+        'a hook\'s JSON output: {"hookSpecificOutput": {"hookEventName": "SessionStart", '
+        '"additionalContext": brief}}, for Gemini CLI).',
     )
     budget = in_query.integer(
         inputs.CONTEXT_MAX_TOKENS, 1500, description="The same as max_tokens (give one of them)."

@@ -32,8 +32,9 @@ VISIBILITIES: tuple[str, ...] = tuple(Visibility.values)
 LINK_KINDS: tuple[str, ...] = tuple(LinkKind.values)
 DETAIL_LEVELS: tuple[str, ...] = ("lean", "balanced", "deep")
 EXPORT_FORMATS: tuple[str, ...] = ("json", "markdown")
-# get_context over REST: the JSON response, or the same packing as a Markdown brief.
-CONTEXT_FORMATS: tuple[str, ...] = ("json", "markdown")
+# get_context over REST: the JSON response, the same packing as a Markdown brief, or that brief
+# wrapped as a session-start hook's JSON output (for clients that read hook output only as JSON).
+CONTEXT_FORMATS: tuple[str, ...] = ("json", "markdown", "session_start")
 # What render writes: an AGENTS.md / CLAUDE.md section, or a Cursor rules file (.cursor/rules/*.mdc).
 RENDER_TARGETS: tuple[str, ...] = ("agents_md", "cursor_rules")
 PATCH_OPS: tuple[str, ...] = ("append", "prepend", "replace")

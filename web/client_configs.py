@@ -138,6 +138,18 @@ def claude_code_hook(site: str, project: str | None) -> ClientConfig:
     )
 
 
+def gemini_cli_hook(site: str, project: str | None) -> ClientConfig:
+    """Gemini CLI parses a hook's standard output as JSON and adds `additionalContext` to the model's
+    context (plain text would only be shown to the person), so this hook asks for the brief already
+    wrapped as that JSON: curl alone, no jq."""
+    url = _api_url(site, project, f"context?format=session_start&budget={HOOK_BUDGET}")
+    hook = {"name": "knownbase-context", "type": "command", "command": _curl(url)}
+    document = {"hooks": {"SessionStart": [{"hooks": [hook]}]}}
+    return ClientConfig(
+        "gemini-cli-hook", "Gemini CLI (SessionStart hook)", ".gemini/settings.json", "json", _json(document)
+    )
+
+
 def cursor_rules(site: str, project: str | None) -> ClientConfig:
     url = _api_url(site, project, "render?target=cursor_rules")
     command = f"mkdir -p .cursor/rules && {_curl(url)} -o .cursor/rules/knownbase.mdc\n"
@@ -173,7 +185,19 @@ def agents_md(site: str, project: str | None, file_name: str = "AGENTS.md") -> C
     )
 
 
-HOOK_BUILDERS = (claude_code_hook, cursor_rules, agents_md)
+def copilot_instructions(site: str, project: str | None) -> ClientConfig:
+    """GitHub Copilot reads .github/copilot-instructions.md: the same section, refreshed the same way."""
+    section = agents_md(site, project, ".github/copilot-instructions.md")
+    return ClientConfig(
+        "copilot-instructions",
+        "GitHub Copilot (.github/copilot-instructions.md section)",
+        section.where,
+        section.language,
+        "mkdir -p .github && " + section.text,
+    )
+
+
+HOOK_BUILDERS = (claude_code_hook, gemini_cli_hook, cursor_rules, agents_md, copilot_instructions)
 
 
 def hook_configs(site: str, project: str | None) -> list[ClientConfig]:

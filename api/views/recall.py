@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,6 +19,12 @@ TAG = "recall"
 
 def markdown(text: str) -> HttpResponse:
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
+
+
+def session_start(brief: str) -> JsonResponse:
+    """The brief as a SessionStart hook's JSON output: clients that parse a hook's standard output as
+    JSON (Gemini CLI) add `additionalContext` to the model's context; Claude Code reads it the same way."""
+    return JsonResponse({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": brief}})
 
 
 class Context(StoreView):
@@ -37,19 +43,20 @@ class Context(StoreView):
         "decisions, architecture, failed approaches, status, relevant notes, open items, recent changes; "
         "meta says what was left out. Same arguments as the get_context tool. With format=markdown, the "
         "same packing as a compact Markdown brief (text/markdown) within the budget, for a client's "
-        "session-start hook.",
+        "session-start hook; with format=session_start, that brief inside a hook's JSON output "
+        "(hookSpecificOutput.additionalContext).",
     )
     def get(self, request: Request, project: str) -> Response | HttpResponse:
         arguments = query_of(request, requests.ContextQuery)
-        as_markdown = arguments.pop("format", None) == "markdown"
+        fmt = arguments.pop("format", None)
         budget = arguments.pop("budget", None)
         if budget is not None:
             if arguments.get("max_tokens") not in (None, budget):
                 raise InvalidArgument("`budget` and `max_tokens` disagree: give one of them.")
             arguments["max_tokens"] = budget
-        if as_markdown:
+        if fmt in ("markdown", "session_start"):
             brief = store.get_context_brief(principal(request), project, **arguments)
-            return markdown(brief["content"])
+            return markdown(brief["content"]) if fmt == "markdown" else session_start(brief["content"])
         return Response(store.get_context(principal(request), project, **arguments))
 
 

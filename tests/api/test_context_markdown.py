@@ -135,12 +135,22 @@ def test_render_cursor_rules_is_an_always_applied_mdc(api, cast):
     assert api.get("/projects/payments/render", target="claude").status == 400
 
 
+def test_session_start_wraps_the_same_brief_as_hook_json(api, cast):
+    save(cast, "Amounts in cents", "Never floats for money.", type="constraint")
+    brief = api.get("/projects/payments/context", format="markdown", budget=300).text
+    answer = api.get("/projects/payments/context", format="session_start", budget=300)
+    assert answer.status == 200 and answer.headers["Content-Type"] == "application/json"
+    assert answer.json == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": brief}
+    }
+
+
 def test_the_schema_declares_both_formats_and_the_render_targets():
     _, path, context = operations()["get_context"]
     assert path == "/api/v1/projects/{project}/context"
     assert set(context["responses"]["200"]["content"]) == {"application/json", "text/markdown"}
     parameters = {p["name"]: p for p in context["parameters"]}
-    assert [v for v in parameters["format"]["schema"]["enum"] if v] == ["json", "markdown"]
+    assert [v for v in parameters["format"]["schema"]["enum"] if v] == ["json", "markdown", "session_start"]
     assert (parameters["budget"]["schema"]["minimum"], parameters["budget"]["schema"]["maximum"]) == (
         100,
         50_000,

@@ -123,6 +123,26 @@ def test_claude_code_hook_is_a_session_start_command_reading_the_key_from_the_en
     assert "Authorization: Bearer ${KNOWNBASE_API_KEY}" in words and KEY not in config.text
 
 
+def test_gemini_cli_hook_asks_for_the_brief_as_hook_json():
+    config = client_configs.gemini_cli_hook(SITE, "payments")
+    assert config.where == ".gemini/settings.json"
+    (group,) = json.loads(config.text)["hooks"]["SessionStart"]
+    (hook,) = group["hooks"]
+    assert hook["type"] == "command" and hook["name"] == "knownbase-context"
+    words = shlex.split(hook["command"])
+    assert words[-1] == (
+        f"{SITE}/api/v1/projects/payments/context?format=session_start&budget={client_configs.HOOK_BUDGET}"
+    )
+    assert KEY not in config.text
+
+
+def test_copilot_instructions_refresh_their_own_file():
+    config = client_configs.copilot_instructions(SITE, "payments")
+    assert config.text.startswith("mkdir -p .github && ")
+    assert ".github/copilot-instructions.md.tmp" in config.text
+    assert "AGENTS.md" not in config.text
+
+
 def test_a_key_for_every_project_takes_the_project_from_the_environment():
     for config in client_configs.hook_configs(SITE, None):
         assert "${KNOWNBASE_PROJECT}" in config.text, config.slug
@@ -146,5 +166,11 @@ def test_odd_site_urls_reach_curl_unchanged(site):
 
 def test_hook_configs_have_unique_slugs_apart_from_the_mcp_configs():
     slugs = [c.slug for c in client_configs.hook_configs(SITE, "payments")]
-    assert slugs == ["claude-code-hook", "cursor-rules", "agents-md"]
+    assert slugs == [
+        "claude-code-hook",
+        "gemini-cli-hook",
+        "cursor-rules",
+        "agents-md",
+        "copilot-instructions",
+    ]
     assert not set(slugs) & {c.slug for c in client_configs.all_configs(URL, KEY)}

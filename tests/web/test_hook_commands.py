@@ -99,6 +99,39 @@ def test_the_session_start_hook_prints_the_brief_within_its_budget(
         raise AssertionError("the brief parses as JSON: Claude Code would read it as hook output")
 
 
+def test_the_gemini_hook_prints_hook_json_carrying_the_same_brief(
+    site_url, settings, as_user, cast, tmp_path
+):
+    settings.SITE_URL = site_url
+    rule = save(cast, "Amounts in cents", "Never floats for money.", type="constraint", importance=0.95)
+    for i in range(40):
+        save(cast, f"Decision {i}", f"Refunds {i}: " + "the ledger keeps cents. " * 30, type="decision")
+    key, texts = _new_key_page(as_user, cast, project="payments")
+    (group,) = json.loads(texts["gemini-cli-hook"])["hooks"]["SessionStart"]
+    (hook,) = group["hooks"]
+    done = _run(hook["command"], key, tmp_path, stdin=json.dumps(SESSION_START))
+    assert done.returncode == 0, done.stderr
+    output = json.loads(done.stdout)  # Gemini CLI parses a hook's standard output as JSON
+    assert set(output) == {"hookSpecificOutput"}
+    specific = output["hookSpecificOutput"]
+    assert specific["hookEventName"] == "SessionStart"
+    brief = specific["additionalContext"]
+    assert brief.startswith("# Project brief: Payments API (payments)\n") and rule in brief
+    assert 0 < estimate_tokens(brief) <= client_configs.HOOK_BUDGET
+    claude = _run(_hook_command(texts), key, tmp_path, stdin=json.dumps(SESSION_START))
+    assert claude.stdout == brief  # one packing, two wrappings
+
+
+def test_the_copilot_command_writes_its_own_file(site_url, settings, as_user, cast, tmp_path):
+    settings.SITE_URL = site_url
+    rule = save(cast, "Amounts in cents", "Never floats for money.", type="constraint")
+    key, texts = _new_key_page(as_user, cast, project="payments")
+    assert _run(texts["copilot-instructions"], key, tmp_path).returncode == 0
+    written = (tmp_path / ".github" / "copilot-instructions.md").read_text()
+    assert written.startswith("<!-- knownbase:begin project=payments -->") and rule in written
+    assert not (tmp_path / "AGENTS.md").exists()
+
+
 def test_a_key_for_every_project_names_it_in_the_environment_and_a_bad_key_injects_nothing(
     site_url, settings, as_user, cast, tmp_path
 ):

@@ -1,0 +1,136 @@
+"""The whole path a new team takes, in a real headless Chromium at desktop and phone width: sign up
+on the live server's port (not 8000) → confirm the address → create a key → an agent writes through
+MCP → the dashboard shows it → a conflict is settled. Every page visited is checked for sideways
+scrolling, and a screenshot of each step is saved under test-artifacts/journey-<width>/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from accounts import site
+from tests.live_mcp import McpCaller
+from tests.web.browser import ARTIFACTS, STEP_TIMEOUT_MS
+from tests.web.conftest import link_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+PASSWORD = "plum tree harbour"
+WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+class Journey:
+    """One person's browser tab at one width; each step is checked and photographed."""
+
+    def __init__(self, page: Any, width: str) -> None:
+        self.page = page
+        self.folder = ARTIFACTS / f"journey-{width}"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.step = 0
+        self.visited: list[str] = []
+
+    def look(self, name: str) -> Path:
+        """The page as it is now: no sideways scroll at this width, and a screenshot."""
+        self.step += 1
+        scroll = self.page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        assert scroll[0] <= scroll[1], f"{self.page.url} scrolls sideways: {scroll[0]} > {scroll[1]}"
+        self.visited.append(self.page.url)
+        path = self.folder / f"{self.step:02d}-{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture(params=sorted(WIDTHS))
+def journey(request: Any, browser: Any, site_url: str, settings: Any) -> Iterator[Journey]:
+    # Every URL the product prints names this server, on the free port the live server took.
+    settings.SITE_URL = site_url
+    width, height = WIDTHS[request.param]
+    context = browser.new_context(
+        base_url=site_url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 600,
+        has_touch=width < 600,
+    )
+    context.set_default_timeout(STEP_TIMEOUT_MS)
+    yield Journey(context.new_page(), request.param)
+    context.close()
+
+
+def _agent(mcp_url: str, key: str, tool: str, **arguments: Any) -> dict[str, Any]:
+    # The MCP client runs an event loop of its own: off this thread, which carries Playwright's.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        result: dict[str, Any] = pool.submit(McpCaller(mcp_url).ok, key, tool, arguments).result(timeout=60)
+    return result
+
+
+def test_a_new_team_from_sign_up_to_a_settled_conflict(journey: Journey, site_url: str, mcp_url: str) -> None:
+    page = journey.page
+    assert not site_url.endswith(":8000")
+    email = f"rae-{journey.folder.name}@example.test"
+
+    page.goto("/signup/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Your name").fill("Rae Journey")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Team name").fill("Rae's studio")
+    journey.look("sign-up")
+    page.get_by_role("button", name="Sign up").click()
+    page.get_by_role("heading", name="Rae's studio").wait_for()
+    journey.look("first-dashboard")
+
+    [message] = mail.outbox
+    link = link_in(str(message.body))
+    assert f"{site_url}{link}" in str(message.body)  # the mail names this server's port
+    page.goto(link)
+    journey.look("confirm-address")
+    page.get_by_role("button", name=f"Confirm {email}").click()
+    page.get_by_text(f"{email} is confirmed").wait_for()
+
+    page.goto("/keys/")
+    page.get_by_label("Name").fill("studio laptop")
+    journey.look("keys")
+    page.get_by_role("button", name="Create key").click()
+    page.get_by_role("heading", name="Your new API key").wait_for()
+    journey.look("key-created")
+    key = page.locator("#raw-key").input_value()
+    assert site.mcp_url() == f"{site_url}/mcp" and f"{site_url}/mcp" in page.content()
+
+    project = _agent(mcp_url, key, "list_projects")["projects"][0]["slug"]
+    first = _agent(
+        mcp_url, key, "remember", project=project, type="decision", title="Deploys",
+        content="We deploy the studio site with Kubernetes on our own cluster.",
+    )  # fmt: skip
+    second = _agent(
+        mcp_url, key, "remember", project=project, type="decision", title="Deploy target",
+        content="Deploys go to Fly.io from the main branch; the Kubernetes cluster is gone.",
+        force=True,
+    )  # fmt: skip
+    _agent(
+        mcp_url,
+        key,
+        "relate_notes",
+        from_id=second["note"]["id"],
+        to_id=first["note"]["id"],
+        kind="contradicts",
+    )
+
+    page.goto("/")
+    page.get_by_text("Deploy target").first.wait_for()
+    journey.look("dashboard-after-agent")
+    page.goto(f"/projects/{project}/")
+    page.get_by_role("link", name="Deploys", exact=True).first.wait_for()
+    journey.look("project")
+
+    page.goto("/conflicts/")
+    page.get_by_role("heading", name="Conflicts", level=1).wait_for()
+    journey.look("conflicts")
+    page.get_by_role("button", name="A supersedes B").first.click()
+    page.get_by_text("now supersedes").wait_for()
+    page.goto("/")
+    assert "No open conflicts." in page.content()
+    journey.look("dashboard-settled")

@@ -359,6 +359,29 @@ IMPORT_EXAMPLE: dict[str, Any] = {
 }
 
 
+class MemoryImport(Request):
+    files = in_body.document(
+        {
+            "CLAUDE.md": "# Rules\n- Never log card numbers.\n",
+            ".cursor/rules/api.mdc": "---\nglobs: api/**\n---\n- Views stay thin.\n",
+        },
+        description="The files, {path relative to the repository or export root: text}: rules files "
+        "(CLAUDE.md, AGENTS.md, .cursor/rules/*.mdc, .claude/rules/*.md, .github/copilot-instructions.md), a "
+        "basic-memory project's Markdown, or an mcp-memory-service, reference memory server (JSONL) or Mem0 export.",
+    )
+    format = in_body.choice(
+        inputs.MEMORY_IMPORT_FORMATS, "auto", description="The files' format; auto recognises it."
+    )
+    dry_run = in_body.flag(
+        False, description="Judge every note and report what the import would do, writing nothing."
+    )
+    skip_refused = in_body.flag(
+        False,
+        description="Leave out notes that look like secrets (reported as refused) instead of refusing "
+        "the whole import.",
+    )
+
+
 class Import(Request):
     document = in_body.document(
         IMPORT_EXAMPLE, description="An export document, as GET …/export?format=json returns it."

@@ -126,6 +126,7 @@ CodeChangeReported = shape(results.CodeChangeReported)
 
 Imported = shape(results_team.Imported)
 ImportDryRun = shape(results_team.ImportDryRun)
+MemoryImport = shape(results_team.MemoryImport)
 ExportDocument = shape(results_team.ExportDocument)
 TransferJobResult = shape(results_team.TransferJobResult)
 Usage = shape(results_team.Usage)

@@ -20,6 +20,7 @@ v1 = [
     path("projects/<str:project>/changes", recall.Changes.as_view()),
     path("projects/<str:project>/code-changes", code.CodeChanges.as_view()),
     path("projects/<str:project>/export", transfer.Export.as_view()),
+    path("projects/<str:project>/memory-imports", transfer.MemoryImport.as_view()),
     path("notes", notes.NotesBatch.as_view()),
     path("notes/<str:id>", notes.NoteDetail.as_view()),
     path("notes/<str:id>/patch", notes.NotePatch.as_view()),

@@ -35,6 +35,15 @@ EXPORT_FORMATS: tuple[str, ...] = ("json", "markdown")
 # get_context over REST: the JSON response, the same packing as a Markdown brief, or that brief
 # wrapped as a session-start hook's JSON output (for clients that read hook output only as JSON).
 CONTEXT_FORMATS: tuple[str, ...] = ("json", "markdown", "session_start")
+# Where memory can be brought in from (memory.transfer.formats.registry reads each; auto recognises it).
+MEMORY_IMPORT_FORMATS: tuple[str, ...] = (
+    "auto",
+    "rules",
+    "basic-memory",
+    "mcp-memory-service",
+    "memory-graph",
+    "mem0",
+)
 # What render writes: an AGENTS.md / CLAUDE.md section, or a Cursor rules file (.cursor/rules/*.mdc).
 RENDER_TARGETS: tuple[str, ...] = ("agents_md", "cursor_rules")
 PATCH_OPS: tuple[str, ...] = ("append", "prepend", "replace")

@@ -86,3 +86,11 @@ PATHS_PER_CALL = ListInput(500, "Repository paths (files being worked on, or a c
 COMMIT = TextInput(64, "The commit id of the change.")
 # A note's globs typed one a line (the web note form splits it).
 PATH_LINES = TextInput(NOTE_PATHS.max_items * (PATH_PATTERN.max_length + 1))
+
+# Memory brought in from other tools' files (memory.transfer.formats): one upload at most. Every note
+# is judged as remember judges it, inside the request, so the notes an upload may hold are bounded.
+MEMORY_IMPORT_FILES = ListInput(200, "The files, by their path relative to the repository or export root.")
+MEMORY_IMPORT_FILE_NAME = TextInput(300, "A file's path relative to the upload's root.")
+MEMORY_IMPORT_BYTES = 2_000_000  # all the files' text together, in UTF-8
+MEMORY_IMPORT_NOTES = 1_000  # notes read from one upload
+MEMORY_IMPORT_SHOWN_CHARS = 300  # of each note's text in the report

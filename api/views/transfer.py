@@ -88,6 +88,39 @@ class Import(StoreView):
         return Response(result, status=200 if result.get("dry_run") else 201)
 
 
+class MemoryImport(StoreView):
+    def max_body_bytes(self) -> int:
+        # The files' text (inputs.MEMORY_IMPORT_BYTES), escaped as JSON strings (a newline is two
+        # bytes), and the request's other fields; the store then measures the text itself.
+        return 2 * inputs.MEMORY_IMPORT_BYTES + 64 * 1024
+
+    @operation(
+        "import_memory",
+        "Bring in memory from other tools",
+        tag=TAG,
+        ok={201: responses.MemoryImport, 200: responses.MemoryImport},
+        errors=WRITE,
+        request=requests.MemoryImport,
+        parameters=[PROJECT],
+        description="Read rules files (CLAUDE.md, AGENTS.md, Cursor and Claude Code rules, Copilot "
+        "instructions) or another memory tool's export (basic-memory, mcp-memory-service, the reference "
+        "memory server's JSONL graph, Mem0) into notes of this project. Each note is judged as remember "
+        "judges it: known ones are duplicates, restatements merge, contradictions are left out and named; "
+        "each is screened and capped. With dry_run the same report, nothing written (200); else 201. A note "
+        "that looks like a secret refuses the whole import unless skip_refused leaves such notes out.",
+    )
+    def post(self, request: Request, project: str) -> Response:
+        arguments: dict[str, Any] = body_of(request, requests.MemoryImport)
+        result = store.import_memory(
+            principal(request),
+            project,
+            arguments.pop("files"),
+            idempotency_key=idempotency_key(request),
+            **arguments,
+        )
+        return Response(result, status=200 if result["dry_run"] else 201)
+
+
 class TransferJob(StoreView):
     @operation(
         "read_transfer_job",

@@ -4,7 +4,7 @@ for the pattern every shape follows)."""
 # No `from __future__ import annotations`: TypedDict reads NotRequired from evaluated annotations only,
 # and __required_keys__ is what the schema and the tests trust.
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from memory import inputs
 from memory.shapes.results import NOTE_ID, OTHER_NOTE_ID, Doc, Project, When
@@ -30,6 +30,62 @@ class ImportDryRun(TypedDict):
     dry_run: Annotated[Literal[True], Doc("Always true: nothing was written.", True)]
     project: Annotated[Project, Doc("The project that would be created.")]
     would_import: Annotated[Counts, Doc("What would be written.")]
+
+
+MEMORY_IMPORT_OUTCOMES = ("created", "merged", "duplicate", "conflict", "refused", "over_cap", "invalid")
+
+
+class MemoryImportCounts(TypedDict):
+    created: Annotated[int, Doc("New notes.", 14)]
+    merged: Annotated[int, Doc("Restatements merged into an existing note (kept as its new text).", 1)]
+    duplicate: Annotated[int, Doc("Already known: nothing stored.", 3)]
+    conflict: Annotated[int, Doc("Contradict a current note: left out, the note named.", 1)]
+    refused: Annotated[int, Doc("Look like a secret: never stored.", 0)]
+    over_cap: Annotated[int, Doc("Past the plan's note cap: left out.", 0)]
+    invalid: Annotated[int, Doc("Not a valid note (e.g. a tag or glob too long): left out.", 0)]
+
+
+class ImportedMemory(TypedDict):
+    origin: Annotated[str, Doc("The file and line (or record) it was read from.", "CLAUDE.md:12")]
+    type: Annotated[str, Doc("The note's type.", "constraint", inputs.NOTE_TYPES)]
+    title: Annotated[str, Doc("Its title.", "Amounts in cents")]
+    content: Annotated[
+        str, Doc("Its text, cut at 300 characters; withheld when refused.", "Never floats for money.")
+    ]
+    paths: Annotated[list[str], Doc("The globs it is bound to.", ["billing/**"])]
+    outcome: Annotated[
+        str,
+        Doc(
+            "created, merged, duplicate, conflict, refused, over_cap or invalid.",
+            "created",
+            MEMORY_IMPORT_OUTCOMES,
+        ),
+    ]
+    note: NotRequired[
+        Annotated[str, Doc("The note created, merged into, duplicated or contradicted.", NOTE_ID)]
+    ]
+    message: NotRequired[Annotated[str, Doc("Why it was left out, and what to do.", "Contradicts …")]]
+
+
+class UnreadablePart(TypedDict):
+    file: Annotated[str, Doc("The file (and line or record).", "memory.jsonl:4")]
+    reason: Annotated[str, Doc("Why it could not be read.", "is not valid JSON")]
+
+
+class MemoryImport(TypedDict):
+    project: Annotated[str, Doc("The project's slug.", "payments")]
+    format: Annotated[
+        str,
+        Doc(
+            "The format read.",
+            "rules",
+            ("rules", "basic-memory", "mcp-memory-service", "memory-graph", "mem0"),
+        ),
+    ]
+    dry_run: Annotated[bool, Doc("True for a preview: nothing was written.", False)]
+    counts: Annotated[MemoryImportCounts, Doc("How many notes had each outcome.")]
+    notes: Annotated[list[ImportedMemory], Doc("Every note read, in file order, with its outcome.")]
+    unreadable: Annotated[list[UnreadablePart], Doc("What could not be read, and why.")]
 
 
 class ExportDocument(TypedDict):

@@ -21,6 +21,8 @@ each operation lives in the module of its resource:
   call tools: get_context_brief (get_context as Markdown) and render_project (an AGENTS.md section)
 - transfer: export_project, export_content, import_project, and the jobs a page follows: start_export,
   start_import, confirm_import, transfer_job, retry_transfer_job
+- intake: import_memory (rules files and other memory tools' exports, each note judged as remember
+  judges it; with dry_run, the report of what it would do)
 - team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
@@ -109,6 +111,7 @@ from memory.store.connections import (
 from memory.store.details import get_note_details
 from memory.store.downloads import download_export
 from memory.store.history import get_note_revision, list_note_revisions, restore_note_revision
+from memory.store.intake import import_memory
 from memory.store.links import list_note_links, relate_notes
 from memory.store.members import (
     change_member_role,
@@ -225,6 +228,7 @@ __all__ = [
     "get_project",
     "get_team",
     "get_usage",
+    "import_memory",
     "import_project",
     "invite_member",
     "leave_team",

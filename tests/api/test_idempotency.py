@@ -153,6 +153,19 @@ POSTS = [
         ),
     ),
     Post("import_project", _import),
+    Post(
+        "import_memory",
+        lambda c: (
+            (
+                "/projects/payments/memory-imports",
+                {"files": {"AGENTS.md": "- Never log card numbers anywhere."}},
+            ),
+            (
+                "/projects/payments/memory-imports",
+                {"files": {"AGENTS.md": "- Prefer small pull requests, always."}},
+            ),
+        ),
+    ),
     Post("retry_transfer_job", _retry),
     Post("report_code_change", _code_change),
     Post("confirm_note", _confirm),

@@ -453,6 +453,44 @@ REST_PATHS: list[RestPath] = [
         lambda s, c: [("POST", f"/notes/{s}/confirm", {}, None, None)],
         bounded=True,
     ),
+    # Every note read from the files is screened (a file name too); the upload as a whole is not, so
+    # the refusal names the line it came from.
+    RestPath(
+        "import_memory",
+        "import_memory",
+        lambda s, c: [
+            (
+                "POST",
+                "/projects/payments/memory-imports",
+                {"files": {"AGENTS.md": f"- Never share {s} ok."}},
+                None,
+                None,
+            ),
+            (
+                "POST",
+                "/projects/payments/memory-imports",
+                {"files": {"AGENTS.md": f"# Keys\n\n{s}\n"}},
+                None,
+                None,
+            ),
+            *(
+                [
+                    (
+                        "POST",
+                        "/projects/payments/memory-imports",
+                        {"files": {f"{s}.md": "- Never log cards."}},
+                        None,
+                        None,
+                    )
+                ]
+                if len(s) <= 290
+                else []
+            ),
+            *keyed(
+                s, "POST", "/projects/payments/memory-imports", {"files": {"AGENTS.md": "- Never log cards."}}
+            ),
+        ],
+    ),
     # The job id is the only text a retry carries: planted there it is looked up and not found.
     RestPath(
         "retry_transfer_job",

@@ -37,7 +37,13 @@ def test_secrets_and_bad_uploads_get_clear_errors(api):
     assert refused.status == 422 and refused.error["code"] == "screened" and SECRET not in refused.text
     skipped = api.post(PATH, {"files": files, "skip_refused": True})
     assert skipped.status == 201 and skipped.json["counts"]["refused"] == 1 and SECRET not in skipped.text
-    for body in ({"files": "AGENTS.md"}, {"files": {}}, {"files": AGENTS, "format": "xml"}, {}):
+    bodies: list[dict[str, object]] = [
+        {"files": "AGENTS.md"},
+        {"files": {}},
+        {"files": AGENTS, "format": "xml"},
+        {},
+    ]
+    for body in bodies:
         answer = api.post(PATH, body)
         assert answer.status == 400, (body, answer)
 

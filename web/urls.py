@@ -6,6 +6,7 @@ from web.views import (
     bulk,
     conflicts,
     home,
+    intake,
     keys,
     members,
     notes,
@@ -81,6 +82,7 @@ urlpatterns = [
     # Transfer and team admin
     path("projects/<slug:slug>/export/", transfer.export, name="export"),
     path("projects/<slug:slug>/import/", transfer.import_project, name="import"),
+    path("projects/<slug:slug>/bring-in/", intake.bring_in, name="bring-in"),
     path("transfers/<pid:job_id>/", transfer.transfer_job, name="transfer-job"),
     path("transfers/<pid:job_id>/retry/", transfer.retry_transfer_job, name="transfer-job-retry"),
     path("team/screening/", team_admin.screening, name="screening"),

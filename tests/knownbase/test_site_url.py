@@ -230,7 +230,7 @@ def test_the_home_page_dashboard_and_key_page_name_the_port(started):
         found = re.findall(
             r'<pre class="mono" id="config-([\w-]+)-text"[^>]*>(.*?)</pre>', created.text, re.DOTALL
         )
-        hooks = {"claude-code-hook", "cursor-rules", "agents-md"}
+        hooks = {"claude-code-hook", "gemini-cli-hook", "cursor-rules", "agents-md", "copilot-instructions"}
         configs = [text for slug, text in found if slug not in hooks]
         assert len(configs) >= 4
         assert [config for config in configs if f"{base}/mcp" not in config] == [configs[-1]]

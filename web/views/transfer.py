@@ -19,7 +19,7 @@ from web.session import team_page
 from web.transfer_forms import ExportForm, ImportForm
 
 
-def _project(principal: Principal, slug: str) -> store.results.ProjectDetail:
+def project_page_of(principal: Principal, slug: str) -> store.results.ProjectDetail:
     try:
         project = store.get_project(principal, slug)["project"]
     except StoreError as error:
@@ -31,7 +31,7 @@ def _project(principal: Principal, slug: str) -> store.results.ProjectDetail:
 @team_page
 @require_http_methods(["GET", "POST"])
 def export(request: HttpRequest, principal: Principal, slug: str) -> HttpResponse:
-    project = _project(principal, slug)
+    project = project_page_of(principal, slug)
     form = ExportForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         try:
@@ -52,7 +52,7 @@ def export(request: HttpRequest, principal: Principal, slug: str) -> HttpRespons
 @team_page
 @require_http_methods(["GET", "POST"])
 def import_project(request: HttpRequest, principal: Principal, slug: str) -> HttpResponse:
-    project = _project(principal, slug)
+    project = project_page_of(principal, slug)
     bound = request.method == "POST"
     # A body past what this page takes was refused with 413 before it was read (web.request_size).
     form = ImportForm(request.POST, request.FILES) if bound else ImportForm()

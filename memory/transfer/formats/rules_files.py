@@ -56,6 +56,8 @@ _NOISE = re.compile(r"^(?:<!--.*-->|!\[.*\]\(.*\)|\[.*\]\(.*\)|[-=*_]{3,}|\|.*\|
 
 def tag_for(path: str) -> str | None:
     lowered = path.lower()
+    if lowered.endswith(".mdc") and "/" not in lowered:
+        return "cursor-rules"  # a Cursor rule uploaded without its folder
     for pattern, tag in _ROOT_FILES:
         if pattern.search(lowered):
             return tag
@@ -83,8 +85,10 @@ class _File:
 
 
 def read(files: Files) -> Reading:
-    roots = [path for path in files if tag_for(path) is not None]
-    if not roots:  # pasted text or plain Markdown: every file is a rules file
+    # Rules files by name, and Cursor rules by their extension wherever they were saved; other
+    # Markdown only when @imported, unless the upload holds no rules file at all (pasted text).
+    roots = [path for path in files if tag_for(path) is not None or path.lower().endswith(".mdc")]
+    if not roots:
         roots = [path for path in files if not path.lower().endswith((".json", ".jsonl"))]
     unreadable: list[tuple[str, str]] = []
     found: list[Candidate] = []

@@ -215,12 +215,22 @@ def _statements(body: str, offset: int) -> Iterator[tuple[str, int, str]]:
             return
         steps = section.steps
         section.steps = []
+        # "Run the tests:" before the list is its lead-in: the steps and it are one procedure.
+        lead = (
+            pending.pop()
+            if pending and pending[-1][0] == "statement" and pending[-1][2].endswith(":")
+            else None
+        )
         if len(steps) >= 2 and (
-            _STEPS_HEADING.search(section.heading) or all(_step_like(text) for _, text in steps)
+            lead or _STEPS_HEADING.search(section.heading) or any(_step_like(text) for _, text in steps)
         ):
             lines = [f"{index}. {text}" for index, (_, text) in enumerate(steps, start=1)]
-            pending.append(("procedure", steps[0][0], "\n".join([section.heading, *lines])))
+            intro = [lead[2]] if lead else []
+            start = lead[1] if lead else steps[0][0]
+            pending.append(("procedure", start, "\n".join([section.heading, *intro, *lines])))
         else:
+            if lead:
+                pending.append(lead)
             pending.extend(("statement", line, text) for line, text in steps)
 
     lines = body.split("\n")
@@ -296,8 +306,8 @@ def _emit(pending: list[tuple[str, int, str]], section: _Section) -> Iterator[tu
             yield kind, line, text
             continue
         cleaned = text.strip()
-        if len(cleaned) < MIN_STATEMENT or _NOISE.match(cleaned):
-            continue
+        if len(cleaned) < MIN_STATEMENT or _NOISE.match(cleaned) or cleaned.endswith(":"):
+            continue  # too short to say anything, markup, or a lead-in to a list
         if negative and not wording.CONSTRAINT.search(cleaned):
             cleaned = f"Don't: {cleaned}"
         yield ("negative" if negative else "statement"), line, f"{cleaned}\x1f{section.heading}"

@@ -37,9 +37,16 @@ def client() -> stripe.StripeClient:
     return stripe.StripeClient(
         settings.STRIPE_SECRET_KEY,
         base_addresses={"api": settings.STRIPE_API_BASE} if settings.STRIPE_API_BASE else None,
-        http_client=HTTP_CLIENT,
-        max_network_retries=2,
+        http_client=HTTP_CLIENT or _bounded_http_client(),
+        max_network_retries=int(settings.STRIPE_NETWORK_RETRIES),
     )
+
+
+def _bounded_http_client() -> stripe.HTTPClient:
+    """The library's requests-based client with a short timeout: its default waits 80 s a try, and a
+    Stripe that accepts connections but never answers would hold the buyer's page for minutes."""
+    seconds = float(settings.STRIPE_TIMEOUT_SECONDS)
+    return stripe.RequestsClient(timeout=(seconds, seconds))
 
 
 @dataclass(frozen=True)

@@ -378,6 +378,10 @@ STRIPE_PUBLISHABLE_KEY = env_token("STRIPE_PUBLISHABLE_KEY", ("pk_",))
 STRIPE_WEBHOOK_SECRET = env_token("STRIPE_WEBHOOK_SECRET", ("whsec_",))
 # Another API host for the Stripe library (stripe-mock, a recording proxy); empty means api.stripe.com.
 STRIPE_API_BASE = env_url("STRIPE_API_BASE", schemes=("http", "https")).rstrip("/")
+# Each call to Stripe waits at most STRIPE_TIMEOUT_SECONDS (connect and each read) and is tried once
+# more after a network failure: Checkout opens or fails within ~10 s and the page never hangs.
+STRIPE_TIMEOUT_SECONDS = env_int("STRIPE_TIMEOUT_SECONDS", 4, minimum=1, maximum=60)
+STRIPE_NETWORK_RETRIES = env_int("STRIPE_NETWORK_RETRIES", 1, minimum=0, maximum=3)
 # STRIPE_PRICE_<PLAN CODE>=price_… sells a plan whose Stripe price id is blank in the admin.
 STRIPE_PRICE_IDS = env_tokens_by_suffix("STRIPE_PRICE_", ("price_", "plan_"))
 # After a failed payment the plan's caps hold this many days, then the default plan's apply.

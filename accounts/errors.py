@@ -60,8 +60,12 @@ class Unavailable(StoreError):
 
 
 READ_ONLY_MESSAGE = (
-    "This credential is read-only (a read-only key or the viewer role): it can call read tools only. "
-    "Ask a team owner for a read-write key."
+    "This API key is read-only: it can call read tools only. Create a read-write key on the API keys "
+    "page (an owner or admin can, and so can you as a member)."
+)
+VIEWER_MESSAGE = (
+    "Your role in this team is viewer: viewers read memory and cannot change it. Ask an owner or admin "
+    "to make you a member."
 )
 OAUTH_READ_ONLY_MESSAGE = (
     "This OAuth token was granted the `read` scope only; this call needs the `write` scope. Connect the "

@@ -8,7 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from accounts.errors import OAUTH_READ_ONLY_MESSAGE, READ_ONLY_MESSAGE, Forbidden, InsufficientScope
+from accounts.errors import (
+    OAUTH_READ_ONLY_MESSAGE,
+    READ_ONLY_MESSAGE,
+    VIEWER_MESSAGE,
+    Forbidden,
+    InsufficientScope,
+)
 from accounts.limits import CLIENT_NAME
 from accounts.models import (
     API_KEY_PREFIX,
@@ -84,8 +90,10 @@ class Principal:
         return operation in self.staff_operations
 
     def write_refusal(self) -> Forbidden:
-        """Why this read-only principal may not write: an OAuth token lacks the `write` scope (the
-        consent granted `read` only), any other credential is a read-only key or a viewer."""
+        """Why this read-only principal may not write, with the advice that fits: a viewer's role
+        (whatever the credential), an OAuth token without the `write` scope, or a read-only key."""
+        if self.role == Role.VIEWER:
+            return Forbidden(VIEWER_MESSAGE)
         if self.auth_method == AuthMethod.OAUTH:
             return InsufficientScope(OAUTH_READ_ONLY_MESSAGE, scope=OAUTH_WRITE_SCOPE)
         return Forbidden(READ_ONLY_MESSAGE)

@@ -246,6 +246,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals": {"()": "knownbase.log_filters.RefusalsWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # The stripe library logs every request at INFO.
@@ -255,6 +256,8 @@ LOGGING = {
         # Each failed connection attempt while PostgreSQL is down; edge/outage.py logs one line a request.
         "psycopg.pool": {"level": "ERROR"},
         "stripe": {"level": "WARNING"},
+        # A 403 is an answer, not a fault: one line each (knownbase/log_filters.py).
+        "django.request": {"filters": ["refusals"]},
     },
 }
 

@@ -203,7 +203,7 @@ class ContextPreviewForm(forms.Form):
         help_text="Empty: the project's default, else the detail level's budget.",
     )
     query = forms.CharField(
-        label="Task (optional)",
+        label="Task",
         max_length=inputs.QUERY.max_length,
         required=False,
         help_text="What the agent is about to do: relevant notes are ranked for it.",

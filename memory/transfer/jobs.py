@@ -25,7 +25,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts import scheduling
-from accounts.errors import READ_ONLY_MESSAGE, Forbidden, InvalidArgument, NotFound, StoreError
+from accounts.errors import Forbidden, InvalidArgument, NotFound, StoreError
 from accounts.principal import Principal, principal_for_credential
 from memory.models import Note, Project, TransferJob
 from memory.notes.lifecycle import rfc3339
@@ -194,7 +194,7 @@ def retry(principal: Principal, job_id: Any) -> TransferJob:
     be gone). A job that pages show failed because its worker stopped counts as failed already."""
     job = job_for(principal, job_id)
     if job.kind == TransferJob.Kind.IMPORT and not principal.can_write:
-        raise Forbidden(READ_ONLY_MESSAGE)
+        raise principal.write_refusal()
     now = timezone.now()
     over = Q(status=TransferJob.Status.FAILED) | _stalled(now) | _never_started(now)
     reset: dict[str, Any] = {"result": {}, "content": ""} if job.kind == TransferJob.Kind.EXPORT else {}

@@ -189,3 +189,9 @@ def test_the_audit_log_is_read_only(client, staff, world):
     assert client.post(f"/admin/accounts/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert client.post(f"/admin/accounts/auditevent/{event.pk}/change/", {"action": "x"}).status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk, action=event.action).exists()
+
+
+def test_the_admin_index_links_the_moderation_queue(client, staff):
+    client.force_login(staff)
+    html = client.get("/admin/").content.decode()
+    assert 'id="moderation-link"' in html and "/admin/memory/note/moderation/" in html

@@ -80,9 +80,12 @@ def test_sign_up_verify_create_a_key_and_connect_with_the_copied_configuration(
     screenshot(page, "07-keys-list")
     # Revoking swaps the row in place (htmx); the page does not reload.
     page.evaluate("window.notReloaded = true")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.get_by_role("button", name="Revoke browser laptop").click()
     page.get_by_role("status").filter(has_text="is revoked").wait_for()
     assert page.evaluate("window.notReloaded") is True
+    assert asked == ["Revoke the key “browser laptop”? Agents using it stop working at once."]
     assert ApiKey.authenticate(raw) is None
     page.goto("/teams/members/")
     screenshot(page, "08-members")

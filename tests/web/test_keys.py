@@ -196,7 +196,7 @@ def test_key_pages_need_a_signed_in_team_member(client, cast):
     assert client.get("/keys/new/").status_code == 302
     signed_in = client
     signed_in.force_login(cast.member)
-    assert signed_in.get("/keys/new/").status_code == 405
+    assert signed_in.get("/keys/new/")["Location"] == "/keys/"  # a refresh after a new key
 
 
 def test_the_generic_configuration_on_the_page_is_valid_json(as_user, cast):
@@ -223,3 +223,8 @@ def test_the_new_key_page_gives_the_hook_and_rules_file_commands_without_the_key
         "<code>KNOWNBASE_PROJECT</code>" not in hooks
         and "/projects/payments/context?format=markdown" in hooks
     )
+
+
+def test_refreshing_the_new_key_page_goes_back_to_the_list(as_user, cast):
+    response = as_user(cast.owner, cast.acme).get("/keys/new/")
+    assert response.status_code == 302 and response["Location"] == "/keys/"

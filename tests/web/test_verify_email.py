@@ -61,3 +61,10 @@ def test_resending_is_limited(client, cast, mailoutbox):
         client.post("/verify-email/")
     assert client.post("/verify-email/").status_code == 429
     assert len(mailoutbox) == 5
+
+
+def test_a_used_link_says_the_address_is_already_confirmed(client, cast):
+    link = f"/verify-email/{email_verification_token(cast.member.pk, cast.member.email)}/"
+    client.post(link)
+    again = client.get(link).content.decode()
+    assert "mia@acme.test is already confirmed" in again and "Confirm mia@acme.test</button>" not in again

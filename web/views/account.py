@@ -242,6 +242,11 @@ def verify_email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if claim is None:
         return page(request, "web/verify_email_confirm.html", {"valid": False}, status=400)
     user = claim["user"]
+    if user.email_verified and user.email == claim["email"]:
+        # A link used before: say so, rather than offer a button that would change nothing.
+        return page(
+            request, "web/verify_email_confirm.html", {"valid": True, "done": True, "email": user.email}
+        )
     if request.method == "POST":
         store.mark_email_verified(store.principal_for_account(user), claim["email"])
         messages.success(request, f"{user.email} is confirmed.")

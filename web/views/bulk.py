@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from edge.errors import http_status
 from memory import store
-from memory.store import READ_ONLY_MESSAGE, Forbidden, NotFound, Principal, StoreError
+from memory.store import Forbidden, NotFound, Principal, StoreError
 from web.pages import page
 from web.project_forms import BulkForm, store_error_on
 from web.session import team_page
@@ -59,7 +59,7 @@ def project_bulk(request: HttpRequest, principal: Principal, slug: str) -> HttpR
     """Without `confirm`: the confirmation page. With it: the change, then back to the browser."""
     project = project_or_404(principal, slug)
     if not principal.can_write:
-        raise PermissionDenied(READ_ONLY_MESSAGE)
+        raise PermissionDenied(principal.write_refusal().message)
     form = BulkForm(request.POST)
     back = _back(project["slug"], request.POST.get("filters", ""))
     context: dict[str, Any] = {"project": project, "form": form, "back": back, "selection": None}

@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from edge.errors import http_status, raise_for_access
 from edge.site import mcp_url, site_url
@@ -66,8 +66,11 @@ def key_list(request: HttpRequest, principal: Principal) -> HttpResponse:
 
 
 @team_page
-@require_POST
+@require_http_methods(["GET", "POST"])
 def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
+    if request.method == "GET":
+        # A refresh of the page that showed a new key: the key is shown once, so back to the list.
+        return redirect("web:keys")
     form = _key_form(principal, request.POST.dict())
     if not form.is_valid():
         return _keys_page(request, principal, form, status=400)

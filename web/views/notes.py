@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import (
-    READ_ONLY_MESSAGE,
     NotFound,
     Principal,
     StoreError,
@@ -50,7 +49,7 @@ def note_details(
 def require_writer(principal: Principal) -> None:
     """Forms that write are not offered to viewers (the store refuses their writes as well)."""
     if not principal.can_write:
-        raise PermissionDenied(READ_ONLY_MESSAGE)
+        raise PermissionDenied(principal.write_refusal().message)
 
 
 def refused(error: StoreError) -> None:

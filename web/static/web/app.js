@@ -50,6 +50,14 @@
     });
   });
 
+  // Destructive forms ask first. htmx forms ask through hx-confirm, which htmx shows itself; the
+  // others through data-confirm here. Without script the action goes ahead as the button says.
+  document.querySelectorAll("form[data-confirm]:not([hx-confirm])").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+    });
+  });
+
   // The team switcher submits on change; its button stays for keyboards and no-script browsers.
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });

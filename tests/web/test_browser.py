@@ -4,6 +4,7 @@ under test-artifacts/; then the copied configuration connects an MCP client to t
 from __future__ import annotations
 
 import json
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
@@ -81,7 +82,12 @@ def test_sign_up_verify_create_a_key_and_connect_with_the_copied_configuration(
     # Revoking swaps the row in place (htmx); the page does not reload.
     page.evaluate("window.notReloaded = true")
     asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
     page.get_by_role("button", name="Revoke browser laptop").click()
     page.get_by_role("status").filter(has_text="is revoked").wait_for()
     assert page.evaluate("window.notReloaded") is True

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from labelled.judgement.pairs_conflict import CONFLICT
 from labelled.judgement.pairs_fresh import FRESH as FRESH_ROWS
 from labelled.judgement.pairs_other import COMPLEMENTARY, UNRELATED
+from labelled.judgement.pairs_reversal import NEAR_MISS, REVERSAL
 from labelled.judgement.pairs_same import DUPLICATE, RESTATEMENT
 
 # The relation in the set → the status remember answers for it.
@@ -58,3 +59,11 @@ PAIRS: list[Pair] = [
 TUNING = [pair for pair in PAIRS if not pair.held_out]
 HELD_OUT = [pair for pair in PAIRS if pair.held_out]
 FRESH = [Pair(relation, type_, old, new) for relation, type_, old, new in FRESH_ROWS]
+
+# Compound reversals and their near misses (pairs_reversal.py), split by the same hash: the rule that
+# judges them was tuned on REVERSAL_TUNING only, and REVERSAL_HELD_OUT was scored once.
+REVERSALS = [Pair("conflict", t, old, new) for t, old, new in REVERSAL] + [
+    Pair("complementary", t, old, new) for t, old, new in NEAR_MISS
+]
+REVERSAL_TUNING = [pair for pair in REVERSALS if not pair.held_out]
+REVERSAL_HELD_OUT = [pair for pair in REVERSALS if pair.held_out]

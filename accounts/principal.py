@@ -90,12 +90,13 @@ class Principal:
         return operation in self.staff_operations
 
     def write_refusal(self) -> Forbidden:
-        """Why this read-only principal may not write, with the advice that fits: a viewer's role
-        (whatever the credential), an OAuth token without the `write` scope, or a read-only key."""
-        if self.role == Role.VIEWER:
-            return Forbidden(VIEWER_MESSAGE)
+        """Why this read-only principal may not write, with the advice that fits: an OAuth token
+        without the `write` scope (a viewer's connection never has it), a viewer's role, or a
+        read-only key."""
         if self.auth_method == AuthMethod.OAUTH:
             return InsufficientScope(OAUTH_READ_ONLY_MESSAGE, scope=OAUTH_WRITE_SCOPE)
+        if self.role == Role.VIEWER:
+            return Forbidden(VIEWER_MESSAGE)
         return Forbidden(READ_ONLY_MESSAGE)
 
     def with_client(self, client_name: str) -> Principal:

@@ -199,7 +199,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Exports and imports of more notes than this run as Celery tasks that a page follows with a
 # progress bar; smaller ones run within the request. Imports from the web are capped in size.
-TRANSFER_TASK_THRESHOLD = env_int("TRANSFER_TASK_THRESHOLD", 2000, minimum=0)
+TRANSFER_TASK_THRESHOLD = env_int("TRANSFER_TASK_THRESHOLD", 200, minimum=0)
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 20 * 1024 * 1024, minimum=1024)
 # Beat only records when each entry last ran; a lost file means one early run, so a temporary
 # folder (writable in the container, unlike /app) is enough.

@@ -47,7 +47,6 @@ class BringInForm(forms.Form):
         rows=8,
         label="Or paste the text",
         required=False,
-        max_length=inputs.MEMORY_IMPORT_BYTES,
         help_text="For example the contents of your CLAUDE.md.",
     )
     pasted_name = forms.CharField(

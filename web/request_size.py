@@ -24,7 +24,7 @@ from django.utils.decorators import sync_and_async_middleware
 from edge.sizes import megabytes
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
-UPLOAD_VIEWS = frozenset({"web:import", "web:bring-in"})
+UPLOAD_VIEWS = frozenset({"web:import", "web:import-new", "web:bring-in"})
 
 
 def import_body_limit() -> int:

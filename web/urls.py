@@ -75,6 +75,7 @@ urlpatterns = [
     ),
     # Projects: the note browser, bulk actions, settings and the context preview
     path("projects/new/", projects.project_create, name="project-create"),
+    path("projects/import/", transfer.import_new_project, name="import-new"),
     path("projects/<slug:slug>/", projects.project_page, name="project"),
     path("projects/<slug:slug>/bulk/", bulk.project_bulk, name="project-bulk"),
     path("projects/<slug:slug>/settings/", projects.project_settings, name="project-settings"),

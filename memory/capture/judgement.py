@@ -13,7 +13,9 @@ thing is a conflict, wherever it sits in a longer note:
 - an exclusive claim against a universal one ("only the platform team may…" / "any engineer may…");
 - swapped roles (the same words with two of them exchanged);
 - two answers for one slot: the same subject and verb, then different values after a preposition
-  that takes one value ("isolated by a column" / "isolated by a schema per team").
+  that takes one value ("isolated by a column" / "isolated by a schema per team");
+- a compound reversal, across clauses: one retires what the note says and another names its
+  replacement ("We no longer use Kubernetes; we deploy to Fly.io"; memory/capture/reversals.py).
 
 A restatement (`updated`) must say everything the stored note says, add to it, and begin about the same
 subject; anything less is stored as a new note, because merging notes about different subjects would
@@ -32,6 +34,7 @@ from functools import lru_cache
 
 from memory.capture import lexicon
 from memory.capture.clauses import Clause, clauses, names
+from memory.capture.reversals import retired_and_replaced
 from memory.recall.similarity import stem
 
 # Chosen on the tuning part of tests/memory/judgement/ (README, "remember's judgement").
@@ -216,6 +219,9 @@ def conflict_reason(old: list[Clause], new: list[Clause]) -> str | None:
         for reason, rule in _RULES:
             if rule(a, b):
                 return reason
+    # Across clauses: one retires what the note says, another names its replacement (reversals.py).
+    if retired_and_replaced(old, new) or retired_and_replaced(new, old):
+        return "retired and replaced"
     return None
 
 

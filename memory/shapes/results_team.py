@@ -30,6 +30,10 @@ class ImportDryRun(TypedDict):
     dry_run: Annotated[Literal[True], Doc("Always true: nothing was written.", True)]
     project: Annotated[Project, Doc("The project that would be created.")]
     would_import: Annotated[Counts, Doc("What would be written.")]
+    by_status: Annotated[
+        dict[str, int],
+        Doc("The notes by status (current first; deleted ones as deleted).", {"current": 9, "superseded": 2}),
+    ]
 
 
 MEMORY_IMPORT_OUTCOMES = ("created", "merged", "duplicate", "conflict", "refused", "over_cap", "invalid")

@@ -117,7 +117,7 @@ def _bring_in(
                 tags=list(candidate.tags),
                 importance=candidate.importance,
                 visibility=None,
-                source=None,
+                source=intake.IMPORTED_SOURCE,
                 paths=list(candidate.paths) or None,
             )
             entry["title"] = memory.title

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Any, Literal
 
-from django.db.models import Count
+from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.principal import Principal
@@ -14,6 +14,7 @@ from memory import registry
 from memory.models import LinkKind, Note, NoteLink, NoteStatus, Project
 from memory.notes.lifecycle import rfc3339
 from memory.shapes import results_review
+from memory.transfer import intake
 
 LATEST_CHANGES = 12
 LATEST_TODAY = 10
@@ -21,6 +22,7 @@ NEEDS_REVIEW = 10
 # Notes written through the web dashboard carry this client name: everything else came from an agent
 # (an MCP client, the REST API, an import).
 WEB_CLIENT = "web"
+IMPORTED_SOURCE = intake.IMPORTED_SOURCE
 
 
 def _person(user: Any) -> str:
@@ -89,7 +91,13 @@ def team_overview(principal: Principal) -> results_review.TeamOverview:
         :LATEST_CHANGES
     ]
     since = _start_of_today()
-    today = live.filter(created_at__gte=since).exclude(source=WEB_CLIENT)
+    # Agents' writes only: not people's (the web), not memory brought in (import_memory marks its
+    # notes; a project import keeps each note's first date, earlier than its new project's).
+    today = (
+        live.filter(created_at__gte=since)
+        .filter(created_at__gte=F("project__created_at"))
+        .exclude(source__in=(WEB_CLIENT, IMPORTED_SOURCE))
+    )
     by_client = today.values_list("source").annotate(n=Count("id")).order_by("-n", "source")
     today_total = 0
     clients: list[results_review.ClientCount] = []

@@ -424,10 +424,16 @@ def _dry_run_report(parsed: _DocumentIn, live: int, max_revisions: int) -> resul
         "revisions": sum(len(_newest(note.revisions, max_revisions)) for note in parsed.notes),
         "links": len(parsed.links),
     }
+    # By status, so a preview says "9 current, 2 superseded" rather than counting every live note current.
+    by_status: dict[str, int] = {}
+    for note in parsed.notes:
+        status = "deleted" if note.deleted_at is not None else note.status
+        by_status[status] = by_status.get(status, 0) + 1
     return {
         "dry_run": True,
         "project": {"slug": parsed.slug, "name": parsed.name, "summary": parsed.summary, "notes": live},
         "would_import": counts,
+        "by_status": dict(sorted(by_status.items(), key=lambda item: (item[0] != "current", item[0]))),
     }
 
 

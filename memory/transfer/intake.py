@@ -10,6 +10,9 @@ from memory import limits, validation
 from memory.transfer.formats import registry
 from memory.transfer.formats.candidate import Reading
 
+# The `source` of notes brought in from other tools' files: not an agent's write of today.
+IMPORTED_SOURCE = "import"
+
 
 def checked_files(files: Any) -> dict[str, str]:
     """`files` as {path: text}, within the upload's bounds, or InvalidArgument saying which bound."""

@@ -16,6 +16,7 @@ def test_each_kind_of_read_only_caller_gets_its_own_advice(cast):
     assert key.write_refusal().message == READ_ONLY_MESSAGE and "role" not in READ_ONLY_MESSAGE
     token = replace(key, auth_method=AuthMethod.OAUTH)
     assert token.write_refusal().message == OAUTH_READ_ONLY_MESSAGE
+    assert replace(viewer, auth_method=AuthMethod.OAUTH).write_refusal().code == "insufficient_scope"
     assert "key" not in VIEWER_MESSAGE
 
 

@@ -45,6 +45,6 @@ def test_errors_are_command_errors(cast, tmp_path):
         run("payments", str(export), key="kb_nope")
     with pytest.raises(CommandError, match="no such file"):
         run("payments", str(tmp_path / "missing.md"), key=cast.key(cast.member))
-    with pytest.raises(CommandError, match=r"(?i)read.only"):
+    with pytest.raises(CommandError, match="viewer"):
         run("payments", str(export), key=cast.key(cast.viewer))
     assert "1 created" in run("payments", str(export), "--format", "mem0", key=cast.key(cast.member))

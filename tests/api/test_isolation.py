@@ -56,6 +56,14 @@ PROBES: dict[str, Probe] = {
         ("POST", f"/projects/{t.project}/code-changes", {"commit": "abc1234", "paths": ["a.py"]}, None)
     ],
     "confirm_note": lambda t: [("POST", f"/notes/{t.note}/confirm", {}, None)],
+    "import_memory": lambda t: [
+        (
+            "POST",
+            f"/projects/{t.project}/memory-imports",
+            {"files": {"AGENTS.md": "- Never log cards."}},
+            None,
+        )
+    ],
     "list_revisions": lambda t: [("GET", f"/notes/{t.note}/revisions", None, None)],
     "read_revision": lambda t: [("GET", f"/notes/{t.note}/revisions/1", None, None)],
     "restore_revision": lambda t: [("POST", f"/notes/{t.note}/revisions/1/restore", {}, None)],

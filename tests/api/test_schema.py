@@ -48,6 +48,7 @@ def test_every_endpoint_the_issue_lists_is_there():
         "restore_note", "list_revisions", "read_revision", "restore_revision",
         "list_links", "create_link", "delete_link", "remember", "checkpoint",
         "get_context", "render_project", "get_changes", "search_notes", "export_project", "import_project",
+        "import_memory",
         "read_transfer_job", "retry_transfer_job",
         "get_usage", "list_api_keys", "create_api_key", "revoke_api_key",
         "report_code_change", "confirm_note",

@@ -188,6 +188,7 @@ ARGUMENTS: dict[str, Limit] = {
 ARGUMENTS_IN: dict[str, Limit] = {
     "rest:ApiKeyCreateRequest.name": inputs.API_KEY_NAME,
     "form:KeyForm.name": inputs.API_KEY_NAME,
+    "form:BringInForm.pasted_name": inputs.MEMORY_IMPORT_FILE_NAME,
     "form:TeamForm.name": inputs.TEAM_NAME,
     "form:SignupForm.name": inputs.DISPLAY_NAME,
     "form:InvitedSignupForm.name": inputs.DISPLAY_NAME,
@@ -229,6 +230,10 @@ EXEMPT: dict[str, str] = {
     "model:memory.Note.paths": "PostgreSQL keeps no array size (the store caps the count at NOTE_PATHS)",
     "model:memory.TransferJob.error": "written by the server: the failure it recorded",
     "model:memory.TransferJob.content": "an uploaded file, bounded in bytes by settings.IMPORT_MAX_BYTES",
+    "form:BringInForm.*": "files' text (pasted or uploaded), bounded in bytes together by the store "
+    "(inputs.MEMORY_IMPORT_BYTES); the pasted file's name is declared (ARGUMENTS_IN)",
+    "form:ConfirmBringInForm.*": "the previewed upload sent back whole, bounded by the store "
+    "(inputs.MEMORY_IMPORT_BYTES) and by the form size the server takes",
     "form:ConsentForm.*": "the OAuth request's parameters, carried through the consent page and "
     "validated by oauthlib against the registered client",
 }

@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.principal import Principal
 from memory import registry, store
 from memory.models import Note, Project
+from memory.transfer.exporting import export_document
 from tests.mcp_gateway.state import save
 
 
@@ -85,6 +86,11 @@ def test_today_counts_what_agents_created_since_midnight(cast):
     store.create_note(cast.principal(cast.member).with_client("web"), "payments", "By hand", "web form")
     old = store.create_note(agent, "payments", "Yesterday", "old")["note"]["id"]
     Note.objects.filter(public_id=old).update(created_at=timezone.now() - timedelta(days=2))
+
+    # Memory brought in today is not agents' writing: rules files, and a project imported from an export.
+    store.import_memory(agent, "payments", {"AGENTS.md": "- Never log card numbers anywhere."})
+    document = export_document(cast.principal(cast.owner), cast.payments)
+    store.import_project(cast.principal(cast.owner), document, slug="payments-copy")
 
     today = store.team_overview(cast.principal(cast.owner))["today"]
     assert today["notes"] == 3

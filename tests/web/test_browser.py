@@ -4,8 +4,8 @@ under test-artifacts/; then the copied configuration connects an MCP client to t
 from __future__ import annotations
 
 import json
-from typing import Any
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest

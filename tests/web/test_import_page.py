@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from accounts.models import AuditEvent
 from accounts.principal import principal_for_session
+from memory import store
 from memory.models import Note, Project, TransferJob
 from memory.transfer.exporting import export_document
 from tests.mcp_gateway.state import save
@@ -41,7 +42,7 @@ def test_the_dry_run_shows_what_would_be_created_and_writes_nothing(as_user, cas
     job = TransferJob.objects.get()
     summary = client.get(response["Location"]).content.decode()
     assert "What the file would create" in summary
-    assert '<dd id="would-notes">3 (3 current, the rest deleted)</dd>' in summary
+    assert '<dd id="would-notes">3 (3 current)</dd>' in summary
     assert "<code>payments-copy</code>" in summary
     assert "Import 3 notes</button>" in summary
     assert Note.objects.count() == notes_before
@@ -149,3 +150,33 @@ def test_a_file_holding_a_secret_is_refused_and_nothing_is_kept(as_user, cast):
         assert plant.value not in html
     assert not TransferJob.objects.exists()
     assert harness.leaks(planted) == []
+
+
+def test_the_preview_counts_notes_by_status(as_user, cast):
+    for i in range(3):
+        save(cast, f"Kept note {i}", f"Body {i}")
+    old = save(cast, "Old rule", "Refunds take ten days.")
+    store.remember(
+        cast.principal(cast.member), "payments", "Refunds take five days.", title="New rule", supersedes=[old]
+    )
+    principal = principal_for_session(cast.owner, cast.acme.pk)
+    assert principal is not None
+    document = export_document(principal, cast.payments)
+    document["project"]["slug"] = "payments-copy"
+    client = as_user(cast.member, cast.acme)
+    response = upload(client, json.dumps(document).encode())
+    summary = client.get(response["Location"]).content.decode()
+    assert '<dd id="would-notes">5 (4 current, 1 superseded)</dd>' in summary
+
+
+def test_a_team_without_projects_imports_from_the_dashboard(as_user, cast, export_file):
+    client = as_user(cast.owner, cast.acme)
+    Project.objects.filter(team=cast.acme).delete()
+    dashboard = client.get("/").content.decode()
+    assert 'href="/projects/import/"' in dashboard
+    assert "Import a project" in client.get("/projects/import/").content.decode()
+    file = SimpleUploadedFile("payments.knownbase.json", export_file, content_type="application/json")
+    response = client.post("/projects/import/", {"file": file})
+    assert response.status_code == 302
+    summary = client.get(response["Location"]).content.decode()
+    assert "<code>payments-copy</code>" in summary and "Import 3 notes</button>" in summary

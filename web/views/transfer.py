@@ -51,8 +51,20 @@ def export(request: HttpRequest, principal: Principal, slug: str) -> HttpRespons
 
 @team_page
 @require_http_methods(["GET", "POST"])
+def import_new_project(request: HttpRequest, principal: Principal) -> HttpResponse:
+    """The team-level entry: a new project from an export file, for a team with no project yet too."""
+    return _import_page(request, principal, None)
+
+
+@team_page
+@require_http_methods(["GET", "POST"])
 def import_project(request: HttpRequest, principal: Principal, slug: str) -> HttpResponse:
-    project = project_page_of(principal, slug)
+    return _import_page(request, principal, project_page_of(principal, slug))
+
+
+def _import_page(
+    request: HttpRequest, principal: Principal, project: store.results.ProjectDetail | None
+) -> HttpResponse:
     bound = request.method == "POST"
     # A body past what this page takes was refused with 413 before it was read (web.request_size).
     form = ImportForm(request.POST, request.FILES) if bound else ImportForm()

@@ -5,7 +5,10 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
+from accounts.models import AuditEvent
 from billing import actions, webhooks
 from billing.models import KnownSubscription, PendingCheckout, Plan, StripeEvent, Subscription
 
@@ -23,14 +26,19 @@ class PlanAdmin(admin.ModelAdmin[Plan]):
     ]
 
 
+PLAN_HISTORY_ROWS = 50
+
+
 @admin.register(Subscription)
 class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
     list_display = ["team", "plan", "status", "current_period_end", "grace_period_end", "changed_at"]
     list_filter = ["plan", "status"]
     search_fields = ["team__slug", "team__name", "stripe_customer_id", "stripe_subscription_id"]
-    raw_id_fields = ["team"]
+    # Staff pick the team by typing its name or slug (TeamAdmin.search_fields), never a numeric id.
+    autocomplete_fields = ["team"]
     # Only the plan is staff's to set; the rest mirrors Stripe and is written by its webhooks.
     readonly_fields = [
+        "plan_history",
         "changed_at",
         "status",
         "stripe_customer_id",
@@ -40,6 +48,35 @@ class SubscriptionAdmin(admin.ModelAdmin[Subscription]):
         "grace_period_end",
         "synced_at",
     ]
+
+    @admin.display(description="Plan history")
+    def plan_history(self, obj: Subscription) -> SafeString:
+        """Every plan change of the team, newest first: when, from and to, and who (staff, Stripe)."""
+        if obj.pk is None:
+            return format_html("{}", "—")
+        events = (
+            AuditEvent.objects.filter(team_id=obj.team_id, action="team.plan_changed")
+            .select_related("actor")
+            .order_by("-created_at")[:PLAN_HISTORY_ROWS]
+        )
+        rows = [
+            (
+                f"{event.created_at:%Y-%m-%d %H:%M} UTC",
+                event.detail.get("old", "?"),
+                event.detail.get("new", "?"),
+                "Stripe"
+                if event.detail.get("source") == "stripe"
+                else (event.actor.email if event.actor else "system"),
+            )
+            for event in events
+        ]
+        if not rows:
+            return format_html("{}", "No plan change recorded yet.")
+        return format_html(
+            '<table class="plan-history"><thead><tr><th>When</th><th>From</th><th>To</th><th>By</th></tr></thead>'
+            "<tbody>{}</tbody></table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
 
     def save_model(self, request: HttpRequest, obj: Subscription, form: Any, change: bool) -> None:
         # Plan changes go through the audited action so the audit log shows who changed what.

@@ -5,6 +5,8 @@ API keys are accounts' rows and are counted here."""
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from accounts.errors import PlanLimit
 from accounts.models import ApiKey, Membership
 from accounts.site import absolute_url
@@ -17,6 +19,25 @@ def upgrade_url() -> str:
     return absolute_url("/billing/")
 
 
+# Who changes a plan on a server that sells none (no Stripe keys): the one sentence every cap message,
+# the billing page and the cap warning use, so none of them points at a dead end.
+ASK_STAFF = (
+    "ask this server's staff to raise the plan (a team owner asks; staff set it in the admin, under "
+    "Subscriptions, by the team's name or slug)"
+)
+
+
+def upgrades_on() -> bool:
+    return bool(settings.STRIPE_SECRET_KEY)
+
+
+def way_out() -> str:
+    """How this team raises a cap on this server: Checkout at the billing page, or staff."""
+    if upgrades_on():
+        return f"upgrade at {upgrade_url()}"
+    return f"{ASK_STAFF}; {upgrade_url()} lists the plans"
+
+
 def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | None = None) -> None:
     """Refuse with plan_limit when `adding` more of `cap` would pass the team plan's limit."""
     subscription = Subscription.objects.select_related("plan").filter(team_id=team_id).first()
@@ -26,8 +47,7 @@ def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | 
     if used + adding > limit:
         raise PlanLimit(
             f"The {plan.name} plan allows {limit} {CAP_WORDS[cap]}; this team uses {used}."
-            f"{_why_this_plan(subscription, plan)} Nothing was written. Delete some, or upgrade at "
-            f"{upgrade_url()}",
+            f"{_why_this_plan(subscription, plan)} Nothing was written. Delete some, or {way_out()}.",
             cap=cap,
             limit=limit,
             usage=used,

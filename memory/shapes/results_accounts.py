@@ -224,6 +224,13 @@ class Billing(TypedDict):
     live: Annotated[bool, Doc("Whether the subscription is live.", False)]
     plans: Annotated[list[PlanOffer], Doc("Every plan of the catalogue.")]
     stripe_enabled: Annotated[bool, Doc("Whether this server has Stripe keys.", True)]
+    way_out: Annotated[
+        str,
+        Doc(
+            "How this team raises a cap on this server: Checkout, or who to ask.",
+            "upgrade at https://…/billing/",
+        ),
+    ]
     can_manage: Annotated[bool, Doc("Whether the caller may buy.", True)]
     can_open_portal: Annotated[bool, Doc("Whether the caller may open the billing portal.", False)]
 

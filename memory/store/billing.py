@@ -15,7 +15,7 @@ from django.db import transaction
 from accounts.errors import Forbidden, InvalidArgument, Unavailable
 from accounts.models import Team
 from accounts.principal import Principal
-from billing import stripe_service, webhooks
+from billing import caps, stripe_service, webhooks
 from billing.models import PendingCheckout, Plan, Subscription
 from billing.tasks import process_stripe_event
 from memory import registry, usage, validation
@@ -59,6 +59,7 @@ def get_billing(principal: Principal) -> results_accounts.Billing:
         "live": subscription is not None and subscription.is_live,
         "plans": [_plan_dict(plan) for plan in Plan.objects.all()],
         "stripe_enabled": enabled,
+        "way_out": caps.way_out(),
         "can_manage": principal.can_manage,
         "can_open_portal": enabled
         and principal.can_manage

@@ -60,6 +60,7 @@ def billing_page(request: HttpRequest, principal: Principal) -> HttpResponse:
         "subscribed_plan": billing["subscribed_plan"],
         "plans": _plan_cards(billing),
         "stripe_enabled": billing["stripe_enabled"],
+        "way_out": billing["way_out"],
         "can_manage": billing["can_manage"],
         "can_open_portal": billing["can_open_portal"],
         "checkout": request.GET.get("checkout", ""),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import subprocess
 import sys
 import time
@@ -51,6 +52,27 @@ def test_collected_admin_css_is_served(settings, tmp_path, db):
     assert gzip.decompress(_body(compressed)) == ADMIN_CSS.read_bytes()
 
     assert client.get("/static/admin/css/no-such-file.css").status_code == 404
+
+
+def test_pages_name_hashed_files_that_are_cached_for_a_year(settings, tmp_path, db):
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.STATIC_ROOT.mkdir()
+    settings.WHITENOISE_USE_FINDERS = False
+    settings.WHITENOISE_AUTOREFRESH = False
+    before = Client().get("/login/").content.decode()
+    assert 'href="/static/web/app.css"' in before  # not collected yet: the plain name, no error
+
+    call_command("collectstatic", "--noinput", verbosity=0)
+    client = Client()
+    page = client.get("/login/").content.decode()
+    hashed = re.search(r'/static/(web/app\.[0-9a-f]{12}\.css)"', page)
+    assert hashed, page[:1500]
+    response = client.get(f"/static/{hashed.group(1)}")
+    assert response.status_code == 200 and _body(response) == (ROOT / "web/static/web/app.css").read_bytes()
+    assert "immutable" in response["Cache-Control"] and "max-age=315360000" in response["Cache-Control"]
+    plain = client.get("/static/web/app.css")
+    assert plain.status_code == 200 and "immutable" not in plain["Cache-Control"]
+    _body(plain)
 
 
 @pytest.mark.slow

@@ -19,7 +19,10 @@ def navigation(request: HttpRequest, principal: Principal | None) -> dict[str, A
     principal = principal or current_principal(request)
     teams = store.list_teams(principal or store.principal_for_account(user))["teams"]
     team = next((t for t in teams if t["current"]), None)
+    standing = store.cap_standing(principal) if principal is not None else None
     return {
+        "plan": standing["plan"] if standing else "",
+        "cap_warning": standing["warning"] if standing else None,
         "user": user,
         "teams": teams,
         "team": team,

@@ -23,7 +23,7 @@ each operation lives in the module of its resource:
   start_import, confirm_import, transfer_job, retry_transfer_job
 - intake: import_memory (rules files and other memory tools' exports, each note judged as remember
   judges it; with dry_run, the report of what it would do)
-- team: get_usage, API keys, screening rules, the audit log
+- team: get_usage, cap_standing (the plan, and a warning at 80 % of a cap), API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
 - accounts: sign-up and the emailed links (email_registered, sign_up, get_invitation, sign_up_invited,
@@ -151,6 +151,7 @@ from memory.store.recall import (
 from memory.store.staff import delete_project
 from memory.store.team import (
     add_screening_rule,
+    cap_standing,
     create_api_key,
     delete_screening_rule,
     get_usage,
@@ -194,6 +195,7 @@ __all__ = [
     "add_screening_rule",
     "bind_oauth_token_family",
     "bulk_update_notes",
+    "cap_standing",
     "change_member_role",
     "change_password",
     "checkpoint",

@@ -92,7 +92,8 @@ class Team(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        return self.slug
+        # How staff find a team in the admin (lists, the plan form's autocomplete): name and slug.
+        return f"{self.name} ({self.slug})"
 
     def members_used(self) -> int:
         return int(self.memberships.count())

@@ -1,10 +1,13 @@
 """The whole path a new team takes, in a real headless Chromium at desktop and phone width: sign up
 on the live server's port (not 8000) → confirm the address → create a key → an agent writes through
-MCP → the dashboard shows it → a conflict is settled. Every page visited is checked for sideways
-scrolling, and a screenshot of each step is saved under test-artifacts/journey-<width>/."""
+MCP → the dashboard shows it → a conflict is settled → a project is imported from a file with its
+progress → the cap warning → the upgrade (a local fake Stripe) → staff set a plan in the admin by the
+team's name. Every page visited is checked for sideways scrolling, and a screenshot of each step is
+saved under test-artifacts/journey-<width>/."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,6 +17,11 @@ import pytest
 from django.core import mail
 
 from accounts import site
+from accounts.models import Team, User
+from accounts.principal import principal_for_session
+from billing.models import Plan
+from memory.transfer.exporting import export_document
+from tests.billing.conftest import fake_stripe  # noqa: F401 - the fixture, for the upgrade step
 from tests.live_mcp import McpCaller
 from tests.web.browser import ARTIFACTS, STEP_TIMEOUT_MS
 from tests.web.conftest import link_in
@@ -29,6 +37,7 @@ class Journey:
 
     def __init__(self, page: Any, width: str) -> None:
         self.page = page
+        self.width = WIDTHS[width][0]
         self.folder = ARTIFACTS / f"journey-{width}"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.step = 0
@@ -68,7 +77,15 @@ def _agent(mcp_url: str, key: str, tool: str, **arguments: Any) -> dict[str, Any
     return result
 
 
-def test_a_new_team_from_sign_up_to_a_settled_conflict(journey: Journey, site_url: str, mcp_url: str) -> None:
+def test_a_new_team_from_sign_up_to_an_upgrade(
+    journey: Journey,
+    site_url: str,
+    mcp_url: str,
+    request: Any,
+    settings: Any,
+    tmp_path: Any,
+    browser: Any,
+) -> None:
     page = journey.page
     assert not site_url.endswith(":8000")
     email = f"rae-{journey.folder.name}@example.test"
@@ -134,3 +151,81 @@ def test_a_new_team_from_sign_up_to_a_settled_conflict(journey: Journey, site_ur
     page.goto("/")
     assert "No open conflicts." in page.content()
     journey.look("dashboard-settled")
+
+    # A project from a file, from the dashboard, followed as a background job.
+    settings.TRANSFER_TASK_THRESHOLD = 1
+    team = Team.objects.get(name="Rae's studio")
+    owner = User.objects.get(email=email)
+    owner_principal = principal_for_session(owner, team.pk)
+    assert owner_principal is not None
+    document = export_document(owner_principal, team.projects.get(slug=project))
+    document["project"]["slug"] = "studio-copy"
+    export = tmp_path / "studio.knownbase.json"
+    export.write_text(json.dumps(document))
+    page.goto("/")
+    page.get_by_role("link", name="New project from a file").click()
+    page.get_by_label("Export file (JSON)").set_input_files(str(export))
+    journey.look("import-from-a-file")
+    page.get_by_role("button", name="Check the file").click()
+    page.get_by_role("heading", name="What the file would create").wait_for()
+    assert "(1 current, 1 superseded)" in page.locator("#would-notes").inner_text()
+    journey.look("import-preview")
+    page.get_by_role("button", name="Import 2 notes").click()
+    page.get_by_text("Imported 2 notes").wait_for()
+    assert page.get_by_role("progressbar").get_attribute("value") == "100"
+    journey.look("import-done")
+
+    # The cap warning, then the way out: an upgrade through Checkout.
+    stripe = request.getfixturevalue("fake_stripe")  # Stripe on from here: the way out is Checkout
+    stripe.checkout_page = f"{site_url}/billing/?checkout=success&session="
+    free = Plan.default()
+    free.max_notes = 4
+    free.save()
+    page.goto("/")
+    warning = page.locator("#cap-warning")
+    assert "reached" in warning.inner_text() and "upgrade at" in warning.inner_text()
+    journey.look("cap-warning")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Billing").click()
+    journey.look("billing")
+    page.get_by_role("button", name="Upgrade to Pro").click()
+    page.wait_for_url("**/billing/?checkout=success*")
+    assert page.locator("#checkout-success").is_visible()
+    journey.look("checkout-returned")
+
+    # Every other page the owner reaches from the navigation, at this width too.
+    for path, name in (
+        ("/teams/members/", "members"),
+        ("/teams/settings/", "team-settings"),
+        ("/team/usage/", "usage"),
+        ("/team/screening/", "screening"),
+        ("/team/audit/", "audit"),
+        ("/apps/", "connected-apps"),
+        (f"/projects/{project}/bring-in/", "bring-in"),
+        (f"/projects/{project}/context/", "context-preview"),
+        (f"/projects/{project}/notes/{first['note']['id']}/", "note"),
+        ("/teams/", "teams"),
+        ("/password/change/", "password"),
+    ):
+        page.goto(path)
+        journey.look(name)
+
+    # Staff set the plan in the admin, choosing the team by its name.
+    staff = User.objects.create_superuser(f"staff-{journey.folder.name}@knownbase.test", PASSWORD)
+    admin = browser.new_context(base_url=site_url, viewport=page.viewport_size)
+    admin_page = admin.new_page()
+    admin_page.set_default_timeout(STEP_TIMEOUT_MS)
+    admin_page.goto("/admin/login/?next=/admin/billing/subscription/add/")
+    admin_page.get_by_label("Email").fill(staff.email)
+    admin_page.get_by_label("Password").fill(PASSWORD)
+    admin_page.get_by_role("button", name="Log in").click()
+    admin_page.locator(".select2-selection").first.click()
+    admin_page.locator(".select2-search__field").fill("Rae")
+    admin_page.locator(".select2-results__option", has_text="Rae's studio").click()
+    admin_page.get_by_label("Plan").select_option(label=Plan.objects.get(code="team").name)
+    admin_page.get_by_role("button", name="Save", exact=True).click()
+    admin_page.get_by_text("was added successfully").wait_for()
+    team.refresh_from_db()
+    assert Team.objects.get(pk=team.pk).subscription.plan.code == "team"
+    admin_page.goto(f"/admin/billing/subscription/{team.subscription.pk}/change/")
+    assert staff.email in admin_page.locator(".field-plan_history").inner_text()
+    admin.close()

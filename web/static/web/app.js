@@ -58,6 +58,14 @@
     });
   });
 
+  // At phone width the note filters fold away until asked for (or while one is in use), so the
+  // notes come first; wider screens and no-script browsers keep them open.
+  if (window.matchMedia("(max-width: 640px)").matches) {
+    document.querySelectorAll("details.more-filters:not([data-active])").forEach(function (details) {
+      details.open = false;
+    });
+  }
+
   // The team switcher submits on change; its button stays for keyboards and no-script browsers.
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });

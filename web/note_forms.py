@@ -93,6 +93,44 @@ class NoteForm(forms.Form):
         }
 
 
+class NewNoteForm(forms.Form):
+    """A note written by a person: judged as an agent's `remember` is (duplicates merge, a
+    contradiction is shown before anything is saved)."""
+
+    title = forms.CharField(
+        max_length=inputs.TITLE.max_length,
+        required=False,
+        strip=False,
+        help_text="Left empty, the first words of the text.",
+    )
+    body = MultilineTextField(
+        rows=10,
+        attrs={"spellcheck": "true"},
+        max_length=inputs.BODY.max_length,
+        strip=False,
+        help_text="Markdown.",
+    )
+    type = forms.ChoiceField(choices=_choices(inputs.NOTE_TYPES), initial=inputs.DEFAULT_TYPE)
+    tags = forms.CharField(
+        required=False,
+        max_length=inputs.TAG_LINE.max_length,
+        help_text="Separated by commas, e.g. “auth, payments”.",
+    )
+    paths = MultilineTextField(
+        rows=2,
+        required=False,
+        max_length=inputs.PATH_LINES.max_length,
+        strip=False,
+        help_text="Code this note is about, one glob a line, e.g. billing/**.",
+    )
+    keep_both = forms.BooleanField(
+        required=False, label="Save it although it contradicts a current note (both stay true)"
+    )
+
+    clean_tags = NoteForm.clean_tags
+    clean_paths = NoteForm.clean_paths
+
+
 class VersionForm(forms.Form):
     """A confirmation that acts only on the version the person saw."""
 

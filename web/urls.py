@@ -9,6 +9,7 @@ from web.views import (
     intake,
     keys,
     members,
+    note_new,
     notes,
     projects,
     revisions,
@@ -53,6 +54,7 @@ urlpatterns = [
     path("conflicts/", conflicts.conflicts, name="conflicts"),
     path("conflicts/resolve/", conflicts.conflict_resolve, name="conflict-resolve"),
     # Note pages
+    path("projects/<slug:slug>/notes/new/", note_new.note_create, name="note-create"),
     path("projects/<slug:slug>/notes/<pid:note_id>/", notes.note, name="note"),
     path("projects/<slug:slug>/notes/<pid:note_id>/edit/", notes.note_edit, name="note-edit"),
     path("projects/<slug:slug>/notes/<pid:note_id>/delete/", notes.note_delete, name="note-delete"),

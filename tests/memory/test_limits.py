@@ -194,6 +194,8 @@ ARGUMENTS_IN: dict[str, Limit] = {
     "form:InvitedSignupForm.name": inputs.DISPLAY_NAME,
     "form:ScreeningRuleForm.name": inputs.RULE_NAME,
     "form:NoteForm.tags": inputs.TAG_LINE,
+    "form:NewNoteForm.tags": inputs.TAG_LINE,
+    "form:NewNoteForm.paths": inputs.PATH_LINES,
     "form:NoteForm.paths": inputs.PATH_LINES,
     "mcp:checkpoint.summary": inputs.BODY,
     "rest:CheckpointRequest.summary": inputs.BODY,

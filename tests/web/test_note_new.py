@@ -13,9 +13,13 @@ def test_a_new_note_is_saved_and_shown(client, cast):
     client.force_login(cast.member)
     assert "New note" in client.get(URL).content.decode()
     assert 'href="/projects/payments/notes/new/"' in client.get("/projects/payments/").content.decode()
-    response = client.post(URL, {"body": "Refunds go through the ledger.", "type": "decision", "tags": "refunds"})
+    response = client.post(
+        URL, {"body": "Refunds go through the ledger.", "type": "decision", "tags": "refunds"}
+    )
     note = Note.objects.get(body="Refunds go through the ledger.")
-    assert response.status_code == 302 and response["Location"] == f"/projects/payments/notes/{note.public_id}/"
+    assert (
+        response.status_code == 302 and response["Location"] == f"/projects/payments/notes/{note.public_id}/"
+    )
     assert note.type == "decision" and note.tags == ["refunds"] and note.source == "web"
     assert "Saved as a new note." in client.get(response["Location"]).content.decode()
 
@@ -35,7 +39,9 @@ def test_a_contradiction_is_shown_and_both_can_be_kept(client, cast):
     html = refused.content.decode()
     assert refused.status_code == 400 and "Nothing was saved: this contradicts" in html
     assert f"/projects/payments/notes/{known}/" in html and 'name="keep_both"' in html
-    kept = client.post(URL, {"body": "We do not use Redis for rate limiting.", "type": "fact", "keep_both": "on"})
+    kept = client.post(
+        URL, {"body": "We do not use Redis for rate limiting.", "type": "fact", "keep_both": "on"}
+    )
     assert kept.status_code == 302 and Note.objects.filter(body__startswith="We do not use Redis").exists()
 
 

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "heroicons",
     "oauth2_provider",
     "knownbase",
     "accounts",

@@ -28,6 +28,7 @@ def test_the_page_names_the_client_and_offers_the_users_teams_and_projects(site:
     assert form.options["team"] == ["acme"]
     assert form.options["project"] == ["", cast.payments.public_id, cast.website.public_id]
     assert {"allow", "deny"} <= set(form.buttons)
+    assert 'nav aria-label="Main"' in page.text and "Sign out" in page.text  # the app's own header
 
 
 def test_one_project_read_write(site: Site, cast):

@@ -31,7 +31,7 @@ def test_the_queue_shows_both_sides_with_resolution_buttons(as_user, cast):
     for label in ("A supersedes B", "B supersedes A", "Both true", "A is historical", "B is historical"):
         assert f">{label}</button>" in html
     assert ">Keep it (not disputed)</button>" in html
-    assert f'hx-post="{RESOLVE}"' in html and 'aria-current="page">Conflicts' in html
+    assert f'hx-post="{RESOLVE}"' in html and 'href="/conflicts/" aria-current="page"' in html
 
 
 def test_resolving_without_script_redirects_with_a_message(as_user, cast):

@@ -26,7 +26,7 @@ from memory.store import StoreError, User
 from web.oauth.forms import ConsentForm
 from web.oauth.redirects import is_loopback, redirect_uri_problem
 from web.oauth.validator import CONSENT
-from web.pages import page
+from web.pages import navigation, page
 
 # Grant types a registration may ask for: the authorization code flow and its refresh tokens.
 SUPPORTED_GRANT_TYPES = frozenset({"authorization_code", "refresh_token"})
@@ -61,6 +61,8 @@ class ConsentView(AuthorizationView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context: dict[str, Any] = super().get_context_data(**kwargs)
+        # The consent page is a signed-in page like any other: the app's header and navigation.
+        context["nav"] = navigation(self.request, None)
         application = context.get("application")
         redirect_uri = str(context.get("redirect_uri") or "")
         if application is not None:
@@ -79,9 +81,8 @@ class ConsentView(AuthorizationView):
             store.principal_for_account(_user(self.request)), str(form.data.get("client_id", ""))
         )
         if application is None:
-            return render(
-                self.request, self.template_name, {"error": {"error": "invalid_request"}}, status=400
-            )
+            context = {"error": {"error": "invalid_request"}, "nav": navigation(self.request, None)}
+            return render(self.request, self.template_name, context, status=400)
         context = self.get_context_data(
             form=form, application=application, redirect_uri=form.data.get("redirect_uri", "")
         )

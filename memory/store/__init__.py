@@ -39,7 +39,7 @@ each operation lives in the module of its resource:
 - staff: delete_project (staff from the admin only)
 - downloads: download_export, the file behind an export link (no Principal: the link names the
   credential, which must still be live)
-- billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
+- billing: the billing page (get_billing, the shell's cap banner get_cap_standing, start_checkout, open_billing_portal) and Stripe's webhook
   (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
 
 - results, results_team, results_review, results_accounts: the shape of every answer above, as
@@ -92,7 +92,13 @@ from memory.store.accounts import (
     sign_up_invited,
     update_profile,
 )
-from memory.store.billing import get_billing, open_billing_portal, receive_stripe_event, start_checkout
+from memory.store.billing import (
+    get_billing,
+    get_cap_standing,
+    open_billing_portal,
+    receive_stripe_event,
+    start_checkout,
+)
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.code import confirm_note, report_code_change
@@ -217,6 +223,7 @@ __all__ = [
     "find_oauth_client",
     "find_team",
     "get_billing",
+    "get_cap_standing",
     "get_changes_since",
     "get_context",
     "get_context_brief",

@@ -80,6 +80,16 @@ def test_no_signed_in_page_scrolls_sideways_and_the_main_pages_are_photographed(
     for name, path in PHOTOGRAPHED.items():
         page.goto(path)
         page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+        if width == "phone":
+            # The shell at phone width is one row: the menu opens on demand.
+            header = page.locator(".site-header").bounding_box()
+            assert header is not None and header["height"] <= 64, f"{path}: header {header}"
+            assert page.get_by_role("button", name="Sign out").is_visible()
+            assert not page.get_by_role("navigation", name="Main").get_by_role("link", name="API keys").is_visible()
+            page.get_by_text("Menu", exact=True).click()
+            assert page.get_by_role("navigation", name="Main").get_by_role("link", name="API keys").is_visible()
+        else:
+            assert page.get_by_role("navigation", name="Main").get_by_role("link", name="Billing").is_visible()
 
     queue, seen, wide = ["/"], set(), []
     while queue and len(seen) < MOST_PAGES:

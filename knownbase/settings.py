@@ -226,9 +226,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(KNOWNBASE_DATA_DIR / "static"))).expanduser().resolve()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # Gzipped copies made by collectstatic, served by WhiteNoise to clients that accept them. Not the
-    # manifest (hashed names) variant: it makes every {% static %} fail until collectstatic has run.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    # Hashed names and gzipped copies made by collectstatic; plain names until it has run
+    # (knownbase/static_files.py says why), so tests and a fresh checkout need no collectstatic.
+    "staticfiles": {"BACKEND": "knownbase.static_files.HashedStaticFiles"},
 }
 # WhiteNoise's own defaults, fixed when settings load: in development the app folders are served as
 # they are edited (no collectstatic after each change); production serves only what was collected.

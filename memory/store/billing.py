@@ -70,7 +70,7 @@ def get_billing(principal: Principal) -> results_accounts.Billing:
     }
 
 
-def _counted(rows: Any) -> Subquery:
+def _counted(rows: Any) -> Coalesce:
     counted = rows.order_by().values("team_id").annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
@@ -81,7 +81,7 @@ def get_cap_standing(principal: Principal) -> results_accounts.CapStanding:
     banner of every signed-in page: two queries (the subscription with its plan, one row of counts)."""
     plan = Plan.of_team(principal.team_id)
     team = OuterRef("pk")
-    counts = (
+    row = (
         Team.objects.filter(pk=principal.team_id)
         .annotate(
             used_projects=_counted(Project.objects.filter(team_id=team)),
@@ -91,13 +91,22 @@ def get_cap_standing(principal: Principal) -> results_accounts.CapStanding:
         )
         .values("used_projects", "used_notes", "used_members", "used_api_keys")
         .first()
-    ) or {}
+    )
+    counts: dict[str, Any] = dict(row) if row else {}
     limits = plan.caps()
     warnings: list[results_accounts.CapWarning] = []
     for cap in caps.CAP_WORDS:
         used, limit = int(counts.get(f"used_{cap}", 0)), int(limits[cap])
         if used * 100 >= limit * caps.WARN_AT_PERCENT:
-            warnings.append({"cap": cap, "label": caps.CAP_WORDS[cap], "used": used, "limit": limit, "full": used >= limit})
+            warnings.append(
+                {
+                    "cap": cap,
+                    "label": caps.CAP_WORDS[cap],
+                    "used": used,
+                    "limit": limit,
+                    "full": used >= limit,
+                }
+            )
     warnings.sort(key=lambda w: (not w["full"], -(w["used"] / max(w["limit"], 1))))
     enabled = stripe_service.configured()
     return {

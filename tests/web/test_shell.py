@@ -54,7 +54,9 @@ def test_the_banner_warns_at_eighty_percent_and_at_the_cap(as_user, cast, settin
     Membership.objects.create(team=cast.acme, user=cast.viewer, role="viewer")
     html = client.get("/keys/").content.decode()
     assert 'class="cap-banner full"' in html
-    assert "This team has reached its cap of 3 members on the Developer plan: the next one is refused." in html
+    assert (
+        "This team has reached its cap of 3 members on the Developer plan: the next one is refused." in html
+    )
 
 
 def test_with_stripe_owners_get_a_link_to_billing(as_user, cast, settings):

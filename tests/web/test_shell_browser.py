@@ -36,11 +36,18 @@ def phone_or_desktop(request: Any, browser: Any, site_url: str) -> Iterator[tupl
     cast = make_cast()
     principal = cast.principal(cast.owner, project=cast.payments)
     store.remember(
-        principal, "payments", "Every deploy is cut from main.", type="decision", title="Deploys run from main"
+        principal,
+        "payments",
+        "Every deploy is cut from main.",
+        type="decision",
+        title="Deploys run from main",
     )
     width, height = WIDTHS[request.param]
     context = browser.new_context(
-        base_url=site_url, viewport={"width": width, "height": height}, is_mobile=width < 600, has_touch=width < 600
+        base_url=site_url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 600,
+        has_touch=width < 600,
     )
     context.set_default_timeout(STEP_TIMEOUT_MS)
     page = context.new_page()
@@ -85,20 +92,34 @@ def test_no_signed_in_page_scrolls_sideways_and_the_main_pages_are_photographed(
             header = page.locator(".site-header").bounding_box()
             assert header is not None and header["height"] <= 64, f"{path}: header {header}"
             assert page.get_by_role("button", name="Sign out").is_visible()
-            assert not page.get_by_role("navigation", name="Main").get_by_role("link", name="API keys").is_visible()
+            assert (
+                not page.get_by_role("navigation", name="Main")
+                .get_by_role("link", name="API keys")
+                .is_visible()
+            )
             page.get_by_text("Menu", exact=True).click()
-            assert page.get_by_role("navigation", name="Main").get_by_role("link", name="API keys").is_visible()
+            assert (
+                page.get_by_role("navigation", name="Main").get_by_role("link", name="API keys").is_visible()
+            )
         else:
-            assert page.get_by_role("navigation", name="Main").get_by_role("link", name="Billing").is_visible()
+            assert (
+                page.get_by_role("navigation", name="Main").get_by_role("link", name="Billing").is_visible()
+            )
 
-    queue, seen, wide = ["/"], set(), []
+    queue: list[str] = ["/"]
+    seen: set[str] = set()
+    wide: list[str] = []
     while queue and len(seen) < MOST_PAGES:
         path = queue.pop(0)
         if path in seen:
             continue
         seen.add(path)
         response = page.goto(path)
-        if response is None or response.status != 200 or "text/html" not in response.headers.get("content-type", ""):
+        if (
+            response is None
+            or response.status != 200
+            or "text/html" not in response.headers.get("content-type", "")
+        ):
             continue
         scroll, inner = _sideways(page)
         if scroll > inner:

@@ -42,6 +42,7 @@ def phone_or_desktop(request: Any, browser: Any, site_url: str) -> Iterator[tupl
         type="decision",
         title="Deploys run from main",
     )
+    cast.key(cast.owner)  # the keys page shows its table, which reflows at phone width
     width, height = WIDTHS[request.param]
     context = browser.new_context(
         base_url=site_url,

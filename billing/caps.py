@@ -13,6 +13,8 @@ from accounts.site import absolute_url
 from billing.models import Plan, Subscription
 
 CAP_WORDS = {"projects": "projects", "notes": "notes", "members": "members", "api_keys": "API keys"}
+# The share of a cap at which every signed-in page starts warning, before writes are refused at 100 %.
+WARN_AT_PERCENT = 80
 
 
 def upgrade_url() -> str:

@@ -71,3 +71,17 @@ def attention(subscription: Subscription, now: datetime) -> str:
             f"caps apply. Resume it at {where}"
         )
     return ""
+
+
+def way_out(*, can_manage: bool, stripe_enabled: bool) -> str:
+    """Who can lift a cap on this server, for the person reading: one sentence, shared by every
+    place that warns about a cap."""
+    if stripe_enabled and can_manage:
+        return "Upgrade the plan on the billing page, or delete what the team no longer needs."
+    if stripe_enabled:
+        return (
+            "Ask an owner or admin of the team to upgrade the plan, or delete what the team no longer needs."
+        )
+    if can_manage:
+        return "Upgrades are off on this server: ask its staff to change the team's plan (they set it in the admin)."
+    return "Ask an owner of the team to have this server's staff change the plan (staff set it in the admin)."

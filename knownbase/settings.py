@@ -126,6 +126,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.pages.shell",
             ],
         },
     },
@@ -226,8 +227,8 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(KNOWNBASE_DATA_DIR / "static"))).e
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed names and gzipped copies made by collectstatic; plain names until it has run
-    # (knownbase/static_storage.py). WhiteNoise serves the hashed copies as immutable for a year.
-    "staticfiles": {"BACKEND": "knownbase.static_storage.HashedStaticFiles"},
+    # (knownbase/static_files.py says why), so tests and a fresh checkout need no collectstatic.
+    "staticfiles": {"BACKEND": "knownbase.static_files.HashedStaticFiles"},
 }
 # WhiteNoise's own defaults, fixed when settings load: in development the app folders are served as
 # they are edited (no collectstatic after each change); production serves only what was collected.

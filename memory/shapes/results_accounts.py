@@ -259,3 +259,22 @@ class ExportDownload(TypedDict):
 class ProjectDeleted(TypedDict):
     status: Annotated[Literal["deleted"], Doc("What happened.", "deleted")]
     slug: Annotated[str, Doc("The deleted project's slug.", "payments")]
+
+
+class CapWarning(TypedDict):
+    cap: Annotated[
+        str, Doc("The capped resource.", "notes", choices=("projects", "notes", "members", "api_keys"))
+    ]
+    label: Annotated[str, Doc("The cap in words.", "notes")]
+    used: Annotated[int, Doc("What the team uses of it.", 850)]
+    limit: Annotated[int, Doc("The plan's cap.", 1000)]
+    full: Annotated[bool, Doc("Whether the cap is reached: the next one is refused.", False)]
+
+
+class CapStanding(TypedDict):
+    """What every signed-in page's shell shows: the plan in force and the caps nearly or fully used."""
+
+    plan: Annotated[str, Doc("The name of the plan in force.", "Free")]
+    warnings: Annotated[list[CapWarning], Doc("Each cap at or past the warning share, fullest first.")]
+    way_out: Annotated[str, Doc("What to do about it on this server, for this person.")]
+    billing_link: Annotated[bool, Doc("Whether the billing page can change the plan for this person.", False)]

@@ -145,20 +145,6 @@ class Usage(TypedDict):
     upgrade_url: Annotated[str, Doc("Where to upgrade the plan.", "https://knownbase.example/billing/")]
 
 
-class CapWarning(TypedDict):
-    cap: Annotated[str, Doc("The cap nearest its limit, in words.", "notes")]
-    used: Annotated[int, Doc("What the team uses of it.", 4200)]
-    limit: Annotated[int, Doc("The plan's limit.", 5000)]
-    reached: Annotated[bool, Doc("Whether writes of this kind are refused now.", False)]
-    plan: Annotated[str, Doc("The plan's name.", "Developer")]
-    way_out: Annotated[str, Doc("How to raise it on this server.", "upgrade at https://…/billing/")]
-
-
-class CapStanding(TypedDict):
-    plan: Annotated[str, Doc("The team's plan, by name.", "Developer")]
-    warning: Annotated[CapWarning | None, Doc("The cap nearest its limit at 80 % or more; null if none.")]
-
-
 class ApiKey(TypedDict):
     id: Annotated[str, Doc("The key's public prefix: revoke it by this id.", "kb_3f9a1c2d4e5b6a7c")]
     name: Annotated[str, Doc("The key's label.", "CI pipeline")]

@@ -23,7 +23,7 @@ each operation lives in the module of its resource:
   start_import, confirm_import, transfer_job, retry_transfer_job
 - intake: import_memory (rules files and other memory tools' exports, each note judged as remember
   judges it; with dry_run, the report of what it would do)
-- team: get_usage, cap_standing (the plan, and a warning at 80 % of a cap), API keys, screening rules, the audit log
+- team: get_usage, API keys, screening rules, the audit log
 - overview: team_overview (the dashboard)
 - bulk: bulk_update_notes
 - accounts: sign-up and the emailed links (email_registered, sign_up, get_invitation, sign_up_invited,
@@ -39,7 +39,7 @@ each operation lives in the module of its resource:
 - staff: delete_project (staff from the admin only)
 - downloads: download_export, the file behind an export link (no Principal: the link names the
   credential, which must still be live)
-- billing: the billing page (get_billing, start_checkout, open_billing_portal) and Stripe's webhook
+- billing: the billing page (get_billing, the shell's cap banner get_cap_standing, start_checkout, open_billing_portal) and Stripe's webhook
   (receive_stripe_event, which alone takes no Principal: Stripe signs the body instead)
 
 - results, results_team, results_review, results_accounts: the shape of every answer above, as
@@ -92,7 +92,13 @@ from memory.store.accounts import (
     sign_up_invited,
     update_profile,
 )
-from memory.store.billing import get_billing, open_billing_portal, receive_stripe_event, start_checkout
+from memory.store.billing import (
+    get_billing,
+    get_cap_standing,
+    open_billing_portal,
+    receive_stripe_event,
+    start_checkout,
+)
 from memory.store.bulk import bulk_update_notes
 from memory.store.capture import checkpoint, remember
 from memory.store.code import confirm_note, report_code_change
@@ -151,7 +157,6 @@ from memory.store.recall import (
 from memory.store.staff import delete_project
 from memory.store.team import (
     add_screening_rule,
-    cap_standing,
     create_api_key,
     delete_screening_rule,
     get_usage,
@@ -195,7 +200,6 @@ __all__ = [
     "add_screening_rule",
     "bind_oauth_token_family",
     "bulk_update_notes",
-    "cap_standing",
     "change_member_role",
     "change_password",
     "checkpoint",
@@ -219,6 +223,7 @@ __all__ = [
     "find_oauth_client",
     "find_team",
     "get_billing",
+    "get_cap_standing",
     "get_changes_since",
     "get_context",
     "get_context_brief",

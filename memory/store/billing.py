@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import logging
 from functools import partial
+from typing import Any
 
 import stripe
 from django.db import transaction
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from accounts.errors import Forbidden, InvalidArgument, Unavailable
-from accounts.models import Team
+from accounts.models import ApiKey, Membership, Team
 from accounts.principal import Principal
-from billing import caps, stripe_service, webhooks
+from billing import caps, standing, stripe_service, webhooks
 from billing.models import PendingCheckout, Plan, Subscription
 from billing.tasks import process_stripe_event
 from memory import registry, usage, validation
+from memory.models import Note, Project
 from memory.shapes import results_accounts
 from memory.store.accounts import account_user, team_of
 
@@ -64,6 +68,53 @@ def get_billing(principal: Principal) -> results_accounts.Billing:
         "can_open_portal": enabled
         and principal.can_manage
         and bool(subscription and subscription.stripe_customer_id),
+    }
+
+
+def _counted(rows: Any) -> Coalesce:
+    counted = rows.order_by().values("team_id").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+@registry.read
+def get_cap_standing(principal: Principal) -> results_accounts.CapStanding:
+    """The plan in force and each cap the team has used at least caps.WARN_AT_PERCENT of, for the
+    banner of every signed-in page: two queries (the subscription with its plan, one row of counts)."""
+    plan = Plan.of_team(principal.team_id)
+    team = OuterRef("pk")
+    row = (
+        Team.objects.filter(pk=principal.team_id)
+        .annotate(
+            used_projects=_counted(Project.objects.filter(team_id=team)),
+            used_notes=_counted(Note.objects.filter(team_id=team, deleted_at__isnull=True)),
+            used_members=_counted(Membership.objects.filter(team_id=team)),
+            used_api_keys=_counted(ApiKey.objects.usable().filter(team_id=team)),
+        )
+        .values("used_projects", "used_notes", "used_members", "used_api_keys")
+        .first()
+    )
+    counts: dict[str, Any] = dict(row) if row else {}
+    limits = plan.caps()
+    warnings: list[results_accounts.CapWarning] = []
+    for cap in caps.CAP_WORDS:
+        used, limit = int(counts.get(f"used_{cap}", 0)), int(limits[cap])
+        if used * 100 >= limit * caps.WARN_AT_PERCENT:
+            warnings.append(
+                {
+                    "cap": cap,
+                    "label": caps.CAP_WORDS[cap],
+                    "used": used,
+                    "limit": limit,
+                    "full": used >= limit,
+                }
+            )
+    warnings.sort(key=lambda w: (not w["full"], -(w["used"] / max(w["limit"], 1))))
+    enabled = stripe_service.configured()
+    return {
+        "plan": plan.name,
+        "warnings": warnings,
+        "way_out": standing.way_out(can_manage=principal.can_manage, stripe_enabled=enabled),
+        "billing_link": enabled and principal.can_manage,
     }
 
 

@@ -35,13 +35,6 @@ def get_usage(principal: Principal) -> results_team.Usage:
     return usage.usage(principal.team_id)
 
 
-@registry.read
-def cap_standing(principal: Principal) -> results_team.CapStanding:
-    """The team's plan and, once a cap is at 80 % or more, that cap with the way to raise it: what
-    every signed-in page shows beside the team."""
-    return usage.cap_standing(principal.team_id)
-
-
 MANAGE_MESSAGE = "Only team owners and admins can do this."
 
 

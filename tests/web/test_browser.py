@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -81,17 +80,15 @@ def test_sign_up_verify_create_a_key_and_connect_with_the_copied_configuration(
     screenshot(page, "07-keys-list")
     # Revoking swaps the row in place (htmx); the page does not reload.
     page.evaluate("window.notReloaded = true")
-    asked: list[str] = []
-
-    def accept(dialog: Any) -> None:
-        asked.append(dialog.message)
-        dialog.accept()
-
-    page.once("dialog", accept)
     page.get_by_role("button", name="Revoke browser laptop").click()
+    # The page's own <dialog> asks first; nothing is revoked until it is confirmed.
+    dialog = page.get_by_role("dialog")
+    assert dialog.get_by_text("Revoke the key “browser laptop”?").is_visible()
+    assert dialog.get_by_text("Agents using it stop working at once.").is_visible()
+    assert ApiKey.authenticate(raw) is not None
+    dialog.get_by_role("button", name="Revoke").click()
     page.get_by_role("status").filter(has_text="is revoked").wait_for()
     assert page.evaluate("window.notReloaded") is True
-    assert asked == ["Revoke the key “browser laptop”? Agents using it stop working at once."]
     assert ApiKey.authenticate(raw) is None
     page.goto("/teams/members/")
     screenshot(page, "08-members")

@@ -257,7 +257,7 @@ def test_find_correct_settle_and_export_a_week_of_agent_notes(browser_page, site
     assert event.detail["resolution"] == "b_supersedes_a"
 
     # Export JSON through the project page's link; the download holds the notes.
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Overview").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Projects", exact=True).click()
     page.get_by_role("link", name="Payments API").click()
     page.get_by_role("link", name="Export").click()
     page.get_by_role("heading", name="Export Payments API").wait_for()

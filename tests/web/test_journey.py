@@ -182,10 +182,10 @@ def test_a_new_team_from_sign_up_to_an_upgrade(
     free.max_notes = 4
     free.save()
     page.goto("/")
-    warning = page.locator("#cap-warning")
-    assert "reached" in warning.inner_text() and "upgrade at" in warning.inner_text()
+    warning = page.get_by_role("complementary", name="Plan caps")
+    assert "This team has reached its cap of 4 notes on the Free plan" in warning.inner_text()
     journey.look("cap-warning")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Billing").click()
+    warning.get_by_role("link", name="Go to billing").click()
     journey.look("billing")
     page.get_by_role("button", name="Upgrade to Pro").click()
     page.wait_for_url("**/billing/?checkout=success*")

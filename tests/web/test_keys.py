@@ -115,18 +115,22 @@ def test_the_list_shows_last_use(as_user, cast):
 def test_revoke_a_key(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.member)
     client = as_user(cast.owner, cast.acme)
-    assert client.post(f"/keys/{key.display_prefix}/revoke/")["Location"] == "/keys/"
+    assert client.post(f"/keys/{key.display_prefix}/revoke/", {"confirmed": "yes"})["Location"] == "/keys/"
     assert principal_for_api_key(raw) is None
     event = AuditEvent.objects.get(action="api_key.revoked")
     assert (event.actor_id, event.object_id) == (cast.owner.pk, key.display_prefix)
-    assert client.post(f"/keys/{key.display_prefix}/revoke/").status_code == 404  # already revoked
+    assert (
+        client.post(f"/keys/{key.display_prefix}/revoke/", {"confirmed": "yes"}).status_code == 404
+    )  # already revoked
 
 
 def test_revoke_in_place_answers_htmx_with_the_rows_replacement(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.member, name="old laptop")
     client = as_user(cast.owner, cast.acme)
     assert 'hx-post="/keys/' in client.get("/keys/").content.decode()
-    response = client.post(f"/keys/{key.display_prefix}/revoke/", HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/keys/{key.display_prefix}/revoke/", {"confirmed": "yes"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert html.startswith("<tr") and "old laptop" in html and "is revoked" in html
@@ -138,12 +142,12 @@ def test_owners_revoke_any_team_key_members_not_even_their_own(as_user, cast):
     members_key, _ = actions.issue_api_key(cast.acme, cast.member)
     viewers_key, _ = actions.issue_api_key(cast.acme, cast.viewer, read_only=True)
     member = as_user(cast.member, cast.acme)
-    assert member.post(f"/keys/{owners_key.display_prefix}/revoke/").status_code == 404
-    assert member.post(f"/keys/{members_key.display_prefix}/revoke/").status_code == 403
+    assert member.post(f"/keys/{owners_key.display_prefix}/revoke/", {"confirmed": "yes"}).status_code == 404
+    assert member.post(f"/keys/{members_key.display_prefix}/revoke/", {"confirmed": "yes"}).status_code == 403
     assert "Revoke" not in member.get("/keys/").content.decode()
     member.logout()
     owner = as_user(cast.owner, cast.acme)
-    assert owner.post(f"/keys/{viewers_key.display_prefix}/revoke/").status_code == 302
+    assert owner.post(f"/keys/{viewers_key.display_prefix}/revoke/", {"confirmed": "yes"}).status_code == 302
     for key in (owners_key, members_key, viewers_key):
         key.refresh_from_db()
     assert owners_key.revoked_at is None and members_key.revoked_at is None
@@ -153,7 +157,7 @@ def test_owners_revoke_any_team_key_members_not_even_their_own(as_user, cast):
 def test_the_outsider_cannot_touch_acme_keys(as_user, cast):
     key, raw = actions.issue_api_key(cast.acme, cast.owner)
     client = as_user(cast.outsider, cast.globex)
-    assert client.post(f"/keys/{key.display_prefix}/revoke/").status_code == 404
+    assert client.post(f"/keys/{key.display_prefix}/revoke/", {"confirmed": "yes"}).status_code == 404
     assert key.display_prefix not in client.get("/keys/").content.decode()
     # A project of another team is not a choice.
     refused = _create(client, project=cast.payments.slug)

@@ -48,7 +48,7 @@ def test_an_admin_cannot_hand_out_or_take_away_ownership(as_user, cast):
     )
     assert "Only an owner" in response.content.decode()
     assert _role(cast, cast.viewer) == Role.VIEWER
-    client.post("/teams/members/remove/", {"email": "olivia@acme.test"})
+    client.post("/teams/members/remove/", {"email": "olivia@acme.test", "confirmed": "yes"})
     assert _role(cast, cast.owner) == Role.OWNER
 
 
@@ -59,7 +59,12 @@ def test_viewers_and_members_cannot_manage_members(as_user, cast):
             client.post("/teams/members/role/", {"email": "victor@acme.test", "role": "admin"}).status_code
             == 403
         )
-        assert client.post("/teams/members/remove/", {"email": "victor@acme.test"}).status_code == 403
+        assert (
+            client.post(
+                "/teams/members/remove/", {"email": "victor@acme.test", "confirmed": "yes"}
+            ).status_code
+            == 403
+        )
         assert (
             client.post("/teams/members/invite/", {"email": "x@acme.test", "role": "member"}).status_code
             == 403
@@ -74,8 +79,14 @@ def test_the_outsider_cannot_reach_acme_members(as_user, cast):
     assert (
         client.post("/teams/members/role/", {"email": "mia@acme.test", "role": "viewer"}).status_code == 404
     )
-    assert client.post("/teams/members/remove/", {"email": "mia@acme.test"}).status_code == 404
-    assert client.post("/teams/members/remove/", {"email": "not an address"}).status_code == 404
+    assert (
+        client.post("/teams/members/remove/", {"email": "mia@acme.test", "confirmed": "yes"}).status_code
+        == 404
+    )
+    assert (
+        client.post("/teams/members/remove/", {"email": "not an address", "confirmed": "yes"}).status_code
+        == 404
+    )
     assert _role(cast, cast.member) == Role.MEMBER
 
 
@@ -89,7 +100,10 @@ def test_bad_role_is_refused_clearly(as_user, cast):
 def test_removing_a_member_revokes_their_keys_and_is_audited(as_user, cast):
     key = cast.key(cast.member)
     client = as_user(cast.owner, cast.acme)
-    assert client.post("/teams/members/remove/", {"email": "mia@acme.test"})["Location"] == "/teams/members/"
+    assert (
+        client.post("/teams/members/remove/", {"email": "mia@acme.test", "confirmed": "yes"})["Location"]
+        == "/teams/members/"
+    )
     assert not Membership.objects.filter(team=cast.acme, user=cast.member).exists()
     assert ApiKey.objects.get(user=cast.member).revoked_at is not None
     assert ApiKey.authenticate(key) is None
@@ -98,7 +112,7 @@ def test_removing_a_member_revokes_their_keys_and_is_audited(as_user, cast):
 
 def test_the_owner_cannot_remove_themselves_there(as_user, cast):
     client = as_user(cast.owner, cast.acme)
-    client.post("/teams/members/remove/", {"email": "olivia@acme.test"})
+    client.post("/teams/members/remove/", {"email": "olivia@acme.test", "confirmed": "yes"})
     assert _role(cast, cast.owner) == Role.OWNER
 
 

@@ -12,12 +12,14 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from edge.errors import http_status, raise_for_access
 from edge.site import mcp_url, site_url
 from memory import store
 from memory.store import Principal, StoreError
+from web import confirm
 from web.client_configs import KEY_ENV, PROJECT_ENV, all_configs, hook_configs
 from web.forms import KeyForm
 from web.pages import page
@@ -109,9 +111,19 @@ def key_create(request: HttpRequest, principal: Principal) -> HttpResponse:
 @team_page
 @require_POST
 def key_revoke(request: HttpRequest, principal: Principal, key_id: str) -> HttpResponse:
-    listed = {key["id"] for key in store.list_api_keys(principal, include_expired=True)["api_keys"]}
+    listed = {
+        key["id"]: key["name"] for key in store.list_api_keys(principal, include_expired=True)["api_keys"]
+    }
     if key_id not in listed:  # revoked already, or not the caller's to see
         raise Http404("No such key.")
+    if not confirm.confirmed(request):
+        return confirm.confirmation_page(
+            request,
+            question=f"Revoke the key “{listed[key_id]}”?",
+            detail="Agents using it stop working at once.",
+            verb="Revoke",
+            cancel_url=reverse("web:keys"),
+        )
     try:
         key = store.revoke_api_key(principal, key_id)["api_key"]
     except StoreError as error:

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from edge import doors
@@ -13,7 +14,7 @@ from edge.client_address import client_address
 from edge.errors import http_status, raise_for_access
 from memory import store
 from memory.store import Principal, StoreError
-from web import mail
+from web import confirm, mail
 from web.forms import InvitedSignupForm, InviteForm, MemberForm, RoleForm, role_choices
 from web.pages import page
 from web.session import choose_team, manager_page, signed_in_user, team_page
@@ -101,6 +102,15 @@ def change_role(request: HttpRequest, principal: Principal) -> HttpResponse:
 @require_POST
 def remove(request: HttpRequest, principal: Principal) -> HttpResponse:
     email = _email(MemberForm(request.POST))
+    if not confirm.confirmed(request):
+        return confirm.confirmation_page(
+            request,
+            question=f"Remove {email} from the team?",
+            detail="Their API keys stop working at once.",
+            verb="Remove",
+            cancel_url=reverse("web:members"),
+            fields={"email": email},
+        )
     try:
         removed = store.remove_member(principal, email)
     except StoreError as error:

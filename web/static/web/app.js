@@ -50,21 +50,50 @@
     });
   });
 
-  // Destructive forms ask first. htmx forms ask through hx-confirm, which htmx shows itself; the
-  // others through data-confirm here. Without script the action goes ahead as the button says.
-  document.querySelectorAll("form[data-confirm]:not([hx-confirm])").forEach(function (form) {
+  // Destructive forms ask first, in the page's native <dialog> (templates/base.html); confirming
+  // adds confirmed=yes, without which the server answers with a confirmation page instead
+  // (web/confirm.py), so the action is never one unconfirmed click away, script or not.
+  var dialog = document.getElementById("confirm-dialog");
+
+  function ask(form, proceed) {
+    if (!dialog || typeof dialog.showModal !== "function") {
+      if (window.confirm(form.getAttribute("data-confirm"))) { proceed(); }
+      return;
+    }
+    dialog.querySelector(".confirm-question").textContent = form.getAttribute("data-confirm");
+    dialog.querySelector(".confirm-detail").textContent = form.getAttribute("data-confirm-detail") || "";
+    dialog.querySelector(".confirm-verb").textContent = form.getAttribute("data-confirm-verb") || "Confirm";
+    dialog.returnValue = "";
+    dialog.addEventListener("close", function () {
+      if (dialog.returnValue === "confirm") { proceed(); }
+    }, { once: true });
+    dialog.showModal();
+  }
+
+  function markConfirmed(form) {
+    if (form.querySelector("input[name=confirmed]")) { return; }
+    var input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "confirmed";
+    input.value = "yes";
+    form.appendChild(input);
+  }
+
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    if (form.hasAttribute("hx-post")) {
+      // htmx's documented hook for a custom confirmation: hold the request, issue it when confirmed.
+      form.addEventListener("htmx:confirm", function (event) {
+        event.preventDefault();
+        ask(form, function () { markConfirmed(form); event.detail.issueRequest(true); });
+      });
+      return;
+    }
     form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.getAttribute("data-confirm"))) { event.preventDefault(); }
+      event.preventDefault();
+      ask(form, function () { markConfirmed(form); form.submit(); });
     });
   });
 
-  // At phone width the note filters fold away until asked for (or while one is in use), so the
-  // notes come first; wider screens and no-script browsers keep them open.
-  if (window.matchMedia("(max-width: 640px)").matches) {
-    document.querySelectorAll("details.more-filters:not([data-active])").forEach(function (details) {
-      details.open = false;
-    });
-  }
 
   // The team switcher submits on change; its button stays for keyboards and no-script browsers.
   document.querySelectorAll("select[data-autosubmit]").forEach(function (select) {

@@ -42,11 +42,17 @@ def way_out() -> str:
 
 def require(team_id: int, cap: str, *, used: int, adding: int = 1, plan: Plan | None = None) -> None:
     """Refuse with plan_limit when `adding` more of `cap` would pass the team plan's limit."""
-    subscription = Subscription.objects.select_related("plan").filter(team_id=team_id).first()
+    # A caller that read the plan already passes it: the subscription is then read only to explain
+    # a refusal.
+    subscription = (
+        Subscription.objects.select_related("plan").filter(team_id=team_id).first() if plan is None else None
+    )
     if plan is None:
         plan = subscription.effective_plan() if subscription is not None else Plan.default()
     limit = int(plan.caps()[cap])
     if used + adding > limit:
+        if subscription is None:
+            subscription = Subscription.objects.select_related("plan").filter(team_id=team_id).first()
         raise PlanLimit(
             f"The {plan.name} plan allows {limit} {CAP_WORDS[cap]}; this team uses {used}."
             f"{_why_this_plan(subscription, plan)} Nothing was written. Delete some, or {way_out()}.",

@@ -23,8 +23,8 @@ def require_project(team_id: int, adding: int = 1) -> None:
     caps.require(team_id, "projects", used=projects_used(team_id), adding=adding)
 
 
-def require_notes(team_id: int, adding: int = 1) -> None:
-    caps.require(team_id, "notes", used=notes_used(team_id), adding=adding)
+def require_notes(team_id: int, adding: int = 1, plan: Plan | None = None) -> None:
+    caps.require(team_id, "notes", used=notes_used(team_id), adding=adding, plan=plan)
 
 
 def usage(team_id: int) -> results_team.Usage:

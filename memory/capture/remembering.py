@@ -15,6 +15,7 @@ from django.db.models.functions import Upper
 
 from accounts.errors import NotFound
 from accounts.principal import Principal
+from billing.models import Plan
 from memory import limits
 from memory.capture import lexicon
 from memory.capture.judgement import Judgement, Relation, judge
@@ -158,7 +159,13 @@ def _statement_lock_key(project_pk: int, statement: str) -> int:
 
 
 def remember(
-    principal: Principal, project: Project, memory: Memory, *, max_revisions: int, use_semantic: bool = False
+    principal: Principal,
+    project: Project,
+    memory: Memory,
+    *,
+    max_revisions: int,
+    use_semantic: bool = False,
+    plan: Plan | None = None,
 ) -> results.Remembered | results.RememberConflict:
     lock_statements(project, [memory.content])
     old_notes = resolve_supersedes(principal, project, memory.supersedes)
@@ -208,7 +215,9 @@ def remember(
             if judgement.relation is Relation.CONFLICT:
                 return _conflict(project, note, memory, judgement)
 
-    note = create_note(principal, project, memory)
+    note = create_note(principal, project, memory, plan=plan)
+    # Known here, so note_dict need not ask the database which notes this one replaces.
+    note.supersedes_ids = [old.public_id for old in old_notes]  # type: ignore[attr-defined]
     result: results.Remembered = {"status": "created", "note": note_dict(note, body=False)}
     if old_notes:
         for old in old_notes:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts import audit
 from accounts.errors import VersionConflict
 from accounts.principal import Principal
+from billing.models import Plan
 from memory import usage
 from memory.embeddings.scheduling import schedule_embedding
 from memory.models import Note, NoteLink, NoteRevision, NoteStatus, Project
@@ -111,11 +112,17 @@ class Memory:
 
 
 def create_note(
-    principal: Principal, project: Project, memory: Memory, status: str = NoteStatus.CURRENT
+    principal: Principal,
+    project: Project,
+    memory: Memory,
+    status: str = NoteStatus.CURRENT,
+    *,
+    plan: Plan | None = None,
 ) -> Note:
     """Write one new note as given, within the plan's cap, screened as stored, audited, embedded after
-    commit. Every path that creates a single note goes through here (bulk import has its own)."""
-    usage.require_notes(principal.team_id)
+    commit. Every path that creates a single note goes through here (bulk import has its own).
+    `plan`: the team's plan when the caller read it already (one query fewer)."""
+    usage.require_notes(principal.team_id, plan=plan)
     source = memory.source or principal.client_name
     # Screened as stored: derived titles, normalised tags, assembled handoff bodies.
     guard.stored(

@@ -224,16 +224,23 @@ def _nearest_indexed(notes: QuerySet[Note], model_id: str, vector: list[float], 
         .order_by("distance")
         .select_related("project")[:limit]
     )
-    with transaction.atomic():
+    # Filtered HNSW queries stay complete with iterative scans (pgvector 0.8+). SET LOCAL lasts until
+    # the transaction ends: inside a write's transaction (remember) it needs no savepoint of its own,
+    # which saves two round trips; a read outside one opens a transaction for it.
+    iterative = (
+        "SET LOCAL hnsw.iterative_scan = relaxed_order; " if _pgvector_supports_iterative_scan() else ""
+    )
+    settings_sql = f"{iterative}SET LOCAL hnsw.ef_search = {EF_SEARCH}"
+    rows: list[Any]
+    if connection.in_atomic_block:
         with connection.cursor() as cursor:
-            # Filtered HNSW queries stay complete with iterative scans (pgvector 0.8+).
-            iterative = (
-                "SET LOCAL hnsw.iterative_scan = relaxed_order; "
-                if _pgvector_supports_iterative_scan()
-                else ""
-            )
-            cursor.execute(f"{iterative}SET LOCAL hnsw.ef_search = {EF_SEARCH}")
-        rows: list[Any] = list(query)
+            cursor.execute(settings_sql)
+        rows = list(query)
+    else:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(settings_sql)
+            rows = list(query)
     rows.sort(key=lambda note: note.distance)  # relaxed_order may return near-ordered rows
     return [Hit(note, max(0.0, 1.0 - float(note.distance))) for note in rows]
 

@@ -58,7 +58,7 @@ def remember(
         "remember",
         idempotency_key,
         lambda: remembering.remember(
-            principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic
+            principal, target, memory, max_revisions=max_revisions, use_semantic=use_semantic, plan=plan
         ),
         project=target,
         request=asdict(memory),

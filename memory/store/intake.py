@@ -138,6 +138,7 @@ def _bring_in(
                     memory,
                     max_revisions=plan.max_revisions_per_note,
                     use_semantic=plan.semantic_search,
+                    plan=plan,
                 )
         except Screened as refused:
             family = refused.details.get("family", "a secret")

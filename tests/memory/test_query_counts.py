@@ -194,3 +194,20 @@ def test_get_context_with_paths_and_flags(cast, principal, django_assert_num_que
         assert result["sections"]["conflicts"]
 
     same_count_when_grown(cast, django_assert_num_queries, work)
+
+
+# remember's created path, statements inside its transaction: 19 before the plan was passed down to the
+# cap check, the new note's supersedes were taken from the call and the vector search stopped opening
+# a savepoint of its own inside a write; 15 after (docs/performance.md).
+REMEMBER_CREATED_STATEMENTS = 15
+
+
+def test_remember_created_path_statements(cast, principal):
+    store.remember(principal, "payments", "Warm-up: the export job writes parquet files, batch 1.")
+    with CaptureQueriesContext(connection) as captured:
+        result = store.remember(principal, "payments", "The export job writes parquet files nightly, batch 7.")
+    assert result["status"] == "created"
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert len(statements) <= REMEMBER_CREATED_STATEMENTS, "\n".join(statements)
+    assert sum("billing_subscription" in sql for sql in statements) == 1  # the plan is read once
+    assert not any("superseded_by_id" in sql and sql.lstrip().startswith("SELECT") for sql in statements[-3:])

@@ -205,7 +205,9 @@ REMEMBER_CREATED_STATEMENTS = 15
 def test_remember_created_path_statements(cast, principal):
     store.remember(principal, "payments", "Warm-up: the export job writes parquet files, batch 1.")
     with CaptureQueriesContext(connection) as captured:
-        result = store.remember(principal, "payments", "The export job writes parquet files nightly, batch 7.")
+        result = store.remember(
+            principal, "payments", "The export job writes parquet files nightly, batch 7."
+        )
     assert result["status"] == "created"
     statements = [query["sql"] for query in captured.captured_queries]
     assert len(statements) <= REMEMBER_CREATED_STATEMENTS, "\n".join(statements)

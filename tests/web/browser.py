@@ -82,6 +82,31 @@ def no_script_page(browser: Any, site_url: str) -> Iterator[Any]:
     page.context.close()
 
 
+# The two widths every layout test uses: a laptop and a phone (viewport width, height).
+WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def sized_page(browser: Any, site_url: str, width_name: str) -> Any:
+    """A new tab at one of WIDTHS, as a phone presents itself below 600 px (mobile, touch)."""
+    width, height = WIDTHS[width_name]
+    context = browser.new_context(
+        base_url=site_url,
+        viewport={"width": width, "height": height},
+        is_mobile=width < 600,
+        has_touch=width < 600,
+    )
+    context.set_default_timeout(STEP_TIMEOUT_MS)
+    return context.new_page()
+
+
+def sideways_overflow(page: Any, width_name: str) -> int | None:
+    """How wide the page lays out when that is past the device's width, else None. Measured against
+    the device, not innerWidth: a phone browser widens its layout viewport to fit content that
+    overflows, so innerWidth grows with the very overflow looked for."""
+    wide = int(page.evaluate("document.scrollingElement.scrollWidth"))
+    return wide if wide > WIDTHS[width_name][0] else None
+
+
 def screenshot(page: Any, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

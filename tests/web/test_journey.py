@@ -23,13 +23,12 @@ from billing.models import Plan
 from memory.transfer.exporting import export_document
 from tests.billing.conftest import fake_stripe  # noqa: F401 - the fixture, for the upgrade step
 from tests.live_mcp import McpCaller
-from tests.web.browser import ARTIFACTS, STEP_TIMEOUT_MS
+from tests.web.browser import ARTIFACTS, STEP_TIMEOUT_MS, WIDTHS, sideways_overflow, sized_page
 from tests.web.conftest import link_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 PASSWORD = "plum tree harbour"
-WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
 class Journey:
@@ -37,7 +36,7 @@ class Journey:
 
     def __init__(self, page: Any, width: str) -> None:
         self.page = page
-        self.width = WIDTHS[width][0]
+        self.width_name = width
         self.folder = ARTIFACTS / f"journey-{width}"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.step = 0
@@ -46,8 +45,8 @@ class Journey:
     def look(self, name: str) -> Path:
         """The page as it is now: no sideways scroll at this width, and a screenshot."""
         self.step += 1
-        scroll = self.page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-        assert scroll[0] <= scroll[1], f"{self.page.url} scrolls sideways: {scroll[0]} > {scroll[1]}"
+        wide = sideways_overflow(self.page, self.width_name)
+        assert wide is None, f"{self.page.url} scrolls sideways: {wide} px on a {self.width_name} screen"
         self.visited.append(self.page.url)
         path = self.folder / f"{self.step:02d}-{name}.png"
         self.page.screenshot(path=str(path), full_page=True)
@@ -58,16 +57,9 @@ class Journey:
 def journey(request: Any, browser: Any, site_url: str, settings: Any) -> Iterator[Journey]:
     # Every URL the product prints names this server, on the free port the live server took.
     settings.SITE_URL = site_url
-    width, height = WIDTHS[request.param]
-    context = browser.new_context(
-        base_url=site_url,
-        viewport={"width": width, "height": height},
-        is_mobile=width < 600,
-        has_touch=width < 600,
-    )
-    context.set_default_timeout(STEP_TIMEOUT_MS)
-    yield Journey(context.new_page(), request.param)
-    context.close()
+    page = sized_page(browser, site_url, request.param)
+    yield Journey(page, request.param)
+    page.context.close()
 
 
 def _agent(mcp_url: str, key: str, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -211,7 +203,7 @@ def test_a_new_team_from_sign_up_to_an_upgrade(
 
     # Staff set the plan in the admin, choosing the team by its name.
     staff = User.objects.create_superuser(f"staff-{journey.folder.name}@knownbase.test", PASSWORD)
-    admin = browser.new_context(base_url=site_url, viewport=page.viewport_size)
+    admin = browser.new_context(base_url=site_url, viewport=page.viewport_size)  # a second person
     admin_page = admin.new_page()
     admin_page.set_default_timeout(STEP_TIMEOUT_MS)
     admin_page.goto("/admin/login/?next=/admin/billing/subscription/add/")

@@ -15,11 +15,10 @@ import pytest
 
 from memory import store
 from tests.conftest import Cast, make_cast
-from tests.web.browser import ARTIFACTS, STEP_TIMEOUT_MS
+from tests.web.browser import ARTIFACTS, WIDTHS, sideways_overflow, sized_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 PHOTOGRAPHED = {"dashboard": "/", "project": "/projects/payments/", "billing": "/billing/", "keys": "/keys/"}
 # Links the crawler does not follow: they act (sign out, switch) or leave the signed-in app.
 SKIPPED_PREFIXES = ("/logout/", "/admin/", "/static/", "/mcp", "/api/", "/oauth/", "/.well-known/")
@@ -43,27 +42,14 @@ def phone_or_desktop(request: Any, browser: Any, site_url: str) -> Iterator[tupl
         title="Deploys run from main",
     )
     cast.key(cast.owner)  # the keys page shows its table, which reflows at phone width
-    width, height = WIDTHS[request.param]
-    context = browser.new_context(
-        base_url=site_url,
-        viewport={"width": width, "height": height},
-        is_mobile=width < 600,
-        has_touch=width < 600,
-    )
-    context.set_default_timeout(STEP_TIMEOUT_MS)
-    page = context.new_page()
+    page = sized_page(browser, site_url, request.param)
     page.goto("/login/")
     page.get_by_label("Email").fill(cast.owner.email)
     page.get_by_label("Password").fill("correct horse battery")
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(lambda url: "/login/" not in url)
     yield request.param, page, cast
-    context.close()
-
-
-def _sideways(page: Any) -> tuple[int, int]:
-    scroll, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-    return int(scroll), int(inner)
+    page.context.close()
 
 
 def _links(page: Any) -> list[str]:
@@ -122,9 +108,9 @@ def test_no_signed_in_page_scrolls_sideways_and_the_main_pages_are_photographed(
             or "text/html" not in response.headers.get("content-type", "")
         ):
             continue
-        scroll, inner = _sideways(page)
-        if scroll > inner:
-            wide.append(f"{path} ({scroll} > {inner})")
+        overflow = sideways_overflow(page, width)
+        if overflow is not None:
+            wide.append(f"{path} ({overflow} px)")
         queue.extend(link for link in _links(page) if link not in seen)
     assert len(seen) >= 12, seen  # the crawl reached the app, not just the sign-in page
     assert not wide, f"at {width} width these pages scroll sideways: {wide}"

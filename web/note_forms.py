@@ -23,6 +23,22 @@ def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
     return [(value, value.replace("_", " ")) for value in values]
 
 
+def tags_field() -> forms.CharField:
+    """A note's tags typed on one line, as the edit and new-note forms take them."""
+    return forms.CharField(
+        required=False,
+        max_length=inputs.TAG_LINE.max_length,
+        help_text="Separated by commas, e.g. “auth, payments”.",
+    )
+
+
+def paths_field(rows: int, help_text: str) -> MultilineTextField:
+    """A note's globs, one a line."""
+    return MultilineTextField(
+        rows=rows, required=False, max_length=inputs.PATH_LINES.max_length, strip=False, help_text=help_text
+    )
+
+
 class NoteForm(forms.Form):
     title = forms.CharField(max_length=inputs.TITLE.max_length, strip=False)
     body = MultilineTextField(
@@ -34,17 +50,10 @@ class NoteForm(forms.Form):
     )
     type = forms.ChoiceField(choices=_choices(inputs.NOTE_TYPES))
     status = forms.ChoiceField(choices=_choices(inputs.NOTE_STATUSES))
-    tags = forms.CharField(
-        required=False,
-        max_length=inputs.TAG_LINE.max_length,
-        help_text="Separated by commas, e.g. “auth, payments”.",
-    )
-    paths = MultilineTextField(
-        rows=3,
-        required=False,
-        max_length=inputs.PATH_LINES.max_length,
-        strip=False,
-        help_text="Code this note is about, one glob a line from the repository root, e.g. billing/** "
+    tags = tags_field()
+    paths = paths_field(
+        3,
+        "Code this note is about, one glob a line from the repository root, e.g. billing/** "
         "or api/views/*.py (** spans folders, * does not).",
     )
     importance = forms.FloatField(
@@ -111,18 +120,8 @@ class NewNoteForm(forms.Form):
         help_text="Markdown.",
     )
     type = forms.ChoiceField(choices=_choices(inputs.NOTE_TYPES), initial=inputs.DEFAULT_TYPE)
-    tags = forms.CharField(
-        required=False,
-        max_length=inputs.TAG_LINE.max_length,
-        help_text="Separated by commas, e.g. “auth, payments”.",
-    )
-    paths = MultilineTextField(
-        rows=2,
-        required=False,
-        max_length=inputs.PATH_LINES.max_length,
-        strip=False,
-        help_text="Code this note is about, one glob a line, e.g. billing/**.",
-    )
+    tags = tags_field()
+    paths = paths_field(2, "Code this note is about, one glob a line, e.g. billing/**.")
     keep_both = forms.BooleanField(
         required=False, label="Save it although it contradicts a current note (both stay true)"
     )
